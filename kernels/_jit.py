@@ -1,0 +1,37 @@
+"""The one place where Numba flags and caching are set.
+
+Every kernel is compiled with ``cache=True`` so a second process loads machine code from
+``__pycache__`` instead of recompiling. Kernels that take other kernels as arguments must be
+compiled for explicit signatures whose function parameters are ``numba.types.FunctionType``:
+a cached kernel typed on a plain dispatcher argument misses the cache in every new process
+(DESIGN.md, measured with Numba 0.68.1).
+"""
+import numba
+from numba import types
+
+# fastmath is off on purpose: kernels work on integers, and exact results are the contract.
+_FLAGS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
+
+
+def kernel(signature=None, **overrides):
+    """Decorator for a compiled kernel; with a signature it compiles eagerly (or loads the cache)."""
+    flags = dict(_FLAGS, **overrides)
+    if signature is None:
+        return numba.njit(**flags)
+    return numba.njit(signature, **flags)
+
+
+def parallel_kernel(signature=None):
+    """A kernel whose ``numba.prange`` loops run on all cores."""
+    return kernel(signature, parallel=True)
+
+
+def fn(signature):
+    """The first-class function type of a kernel compiled for ``signature``: use it in the
+    signature of a search kernel that receives that kernel as an argument."""
+    return types.FunctionType(signature)
+
+
+def cache_hits(dispatcher) -> int:
+    """How many of ``dispatcher``'s signatures this process loaded from the on-disk cache."""
+    return sum(dispatcher.stats.cache_hits.values())

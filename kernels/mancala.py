@@ -1,0 +1,197 @@
+"""Mancala, Kalah(m, n) with m <= 6: packed state and move generation (Numba).
+
+Packed state: a pair of uint64 words ``(mover, other)``, the side to move first. Each word holds
+one side, one 8-bit lane per hole, in that side's sowing order::
+
+    bit  63   59 58 56 55      48 47     40 39     32 31     24 23     16 15      8 7       0
+        +------+-----+----------+---------+---------+---------+---------+---------+---------+
+        | rule |  m  |  lane 6  | lane 5  | lane 4  | lane 3  | lane 2  | lane 1  | lane 0  |
+        +------+-----+----------+---------+---------+---------+---------+---------+---------+
+         lane 7: rule flags     lanes 0..m-1: the side's pits in sowing order, lane m: its store
+         (bit 59 = capture_empty, bits 56-58 = m), the same in both words; lanes above m are 0.
+
+For player A the lanes 0..m-1 are bins 1..m; for B they are bins m+1..2m. Pit lane i of one side
+faces pit lane m-1-i of the other. Every count is below 256 (at most 255 stones in the game), so
+adding into a lane never carries into the next.
+
+Sowing k stones from lane p walks the cycle of 2m+1 holes ``own pits, own store, their pits``:
+``q = k // (2m+1)`` whole laps add q to every lane of the cycle at once (one multiply-add per
+word), and the remaining ``r = k % (2m+1)`` stones are one masked add of 0x01 bytes per word,
+taken from a precomputed table. Captures and the end test are mask operations.
+
+After a move the pair is turned round (the opponent becomes the mover) unless the last stone fell
+into the mover's store. A move that ends the game also sweeps: each side's pits go to its store.
+"""
+import numpy as np
+from numba import types
+
+from kernels._jit import kernel
+
+STATE = types.UniTuple(types.uint64, 2)
+
+# play() reports what happened in these bits of its second result.
+EXTRA_TURN = 1   # the last stone fell into the mover's store: the same side moves again
+CAPTURE = 2      # the last stone captured
+GAME_OVER = 4    # the move ended the game (and swept the pits)
+
+MAX_PITS = 6
+CONFIG_SHIFT = 56
+CAPTURE_EMPTY_BIT = np.uint64(1 << 59)
+CONFIG_MASK = np.uint64(0xFF << CONFIG_SHIFT)
+
+
+def _lane_ones(lanes):
+    return sum(1 << (8 * i) for i in lanes)
+
+
+def _sowing_tables():
+    """OWN_ADD[m, p, r], OPP_ADD[m, p, r]: the 0x01 bytes the last r stones sown from pit p add
+    to the mover's and the opponent's word; LAST[m, p, r]: the cycle position the last stone of
+    a sowing with remainder r reaches (0..m-1 own pit, m own store, m+1.. opponent pit)."""
+    own = np.zeros((MAX_PITS + 1, MAX_PITS, 2 * MAX_PITS + 1), np.uint64)
+    opp = np.zeros_like(own)
+    last = np.zeros(own.shape, np.int64)
+    for m in range(1, MAX_PITS + 1):
+        cycle = 2 * m + 1
+        for p in range(m):
+            for r in range(cycle):
+                holes = [(p + j) % cycle for j in range(1, r + 1)]
+                own[m, p, r] = _lane_ones(h for h in holes if h <= m)
+                opp[m, p, r] = _lane_ones(h - m - 1 for h in holes if h > m)
+                last[m, p, r] = (p + r) % cycle
+    return own, opp, last
+
+
+OWN_ADD, OPP_ADD, LAST = _sowing_tables()
+# Per m: 0x01 in every pit lane, in every pit+store lane, and 0xFF in every pit lane.
+PIT_ONES = np.array([_lane_ones(range(m)) for m in range(MAX_PITS + 1)], np.uint64)
+CYCLE_ONES = np.array([_lane_ones(range(m + 1)) for m in range(MAX_PITS + 1)], np.uint64)
+PIT_MASK = PIT_ONES * np.uint64(0xFF)
+# Division by 2m+1 for every stone count a lane can hold: laps and remainder.
+LAPS = np.array([[k // (2 * m + 1) if m else 0 for k in range(256)]
+                 for m in range(MAX_PITS + 1)], np.uint64)
+REST = np.array([[k % (2 * m + 1) if m else 0 for k in range(256)]
+                 for m in range(MAX_PITS + 1)], np.int64)
+
+_ALL_ONES = np.uint64(0x0101010101010101)
+_BYTE = np.uint64(0xFF)
+_U8 = np.uint64(8)
+
+
+def pack_side(pits, store, m, capture_empty):
+    """One side's word from its pits (sowing order) and store; plain Python, for codecs."""
+    word = sum(int(c) << (8 * i) for i, c in enumerate(pits)) + (int(store) << (8 * m))
+    return np.uint64(word | (m << CONFIG_SHIFT) | (int(bool(capture_empty)) << 59))
+
+
+def unpack_side(word):
+    """(pits, store, m, capture_empty) of one side's word; plain Python, for codecs."""
+    word = int(word)
+    m = (word >> CONFIG_SHIFT) & 7
+    pits = [(word >> (8 * i)) & 0xFF for i in range(m)]
+    return pits, (word >> (8 * m)) & 0xFF, m, bool((word >> 59) & 1)
+
+
+@kernel(types.int64(types.uint64))
+def pits_of(word):
+    """Number of pits per side, m, read from a word's rule lane."""
+    return np.int64((word >> np.uint64(CONFIG_SHIFT)) & np.uint64(7))
+
+
+@kernel(types.int64(types.uint64))
+def lane_sum(lanes):
+    """Sum of the 8-bit lanes of ``lanes`` (the caller masks; the sum must stay below 256)."""
+    return np.int64((lanes * _ALL_ONES) >> np.uint64(56))
+
+
+@kernel(types.int64(STATE, types.int64[::1]))
+def legal_moves(state, out):
+    """Write the mover's non-empty pit lanes (0..m-1) into ``out``; return how many. None once
+    the game is over."""
+    mover, other = state
+    m = pits_of(mover)
+    mask = PIT_MASK[m]
+    if (mover & mask) == 0 or (other & mask) == 0:
+        return 0
+    n = 0
+    for lane in range(m):
+        if (mover >> np.uint64(8 * lane)) & _BYTE:
+            out[n] = lane
+            n += 1
+    return n
+
+
+@kernel(types.Tuple((STATE, types.int64))(STATE, types.int64))
+def play(state, lane):
+    """Sow the mover's pit ``lane``. Returns the next state (turned round unless EXTRA_TURN)
+    and the EXTRA_TURN | CAPTURE | GAME_OVER bits. The lane must hold stones."""
+    mover, other = state
+    m = pits_of(mover)
+    shift = np.uint64(8 * lane)
+    stones = (mover >> shift) & _BYTE
+    mover -= stones << shift
+    laps = LAPS[m, stones]
+    rest = REST[m, stones]
+    mover += laps * CYCLE_ONES[m] + OWN_ADD[m, lane, rest]
+    other += laps * PIT_ONES[m] + OPP_ADD[m, lane, rest]
+    last = LAST[m, lane, rest]
+    info = 0
+    store_shift = np.uint64(8 * m)
+    if last == m:
+        info = EXTRA_TURN
+    elif last < m:
+        last_shift = np.uint64(8 * last)
+        if (mover >> last_shift) & _BYTE == 1:  # the last stone fell into an empty own pit
+            facing_shift = np.uint64(8 * (m - 1 - last))
+            facing = (other >> facing_shift) & _BYTE
+            if facing != 0 or (mover & CAPTURE_EMPTY_BIT) != 0:
+                mover -= np.uint64(1) << last_shift
+                other -= facing << facing_shift
+                mover += (facing + np.uint64(1)) << store_shift
+                info = CAPTURE
+    mask = PIT_MASK[m]
+    if (mover & mask) == 0 or (other & mask) == 0:
+        mover += np.uint64(lane_sum(mover & mask)) << store_shift
+        other += np.uint64(lane_sum(other & mask)) << store_shift
+        mover &= ~mask
+        other &= ~mask
+        info |= GAME_OVER
+    if info & EXTRA_TURN:
+        return (mover, other), info
+    return (other, mover), info
+
+
+@kernel(types.boolean(STATE))
+def is_terminal(state):
+    """True once either side's pits are all empty."""
+    mask = PIT_MASK[pits_of(state[0])]
+    return (state[0] & mask) == 0 or (state[1] & mask) == 0
+
+
+@kernel(types.int64(STATE))
+def store_difference(state):
+    """Mover's store minus the other's: the part of the value already banked."""
+    shift = np.uint64(8 * pits_of(state[0]))
+    return np.int64((state[0] >> shift) & _BYTE) - np.int64((state[1] >> shift) & _BYTE)
+
+
+@kernel(types.int64(STATE))
+def stones_in_pits(state):
+    """Stones not yet in a store: the most the store difference can still change by."""
+    mask = PIT_MASK[pits_of(state[0])]
+    return lane_sum(state[0] & mask) + lane_sum(state[1] & mask)
+
+
+@kernel(types.int64(STATE))
+def score(state):
+    """Final store difference, mover minus other, of a finished game (pits swept to stores)."""
+    mask = PIT_MASK[pits_of(state[0])]
+    return store_difference(state) + lane_sum(state[0] & mask) - lane_sum(state[1] & mask)
+
+
+@kernel(STATE(STATE))
+def key(state):
+    """The state without its stores: stores never affect play, so positions that differ only
+    in their stores share one transposition-table entry (values are stored net of the stores)."""
+    keep = ~(np.uint64(0xFF) << np.uint64(8 * pits_of(state[0])))
+    return (state[0] & keep, state[1] & keep)

@@ -1,0 +1,241 @@
+"""Mancala, Kalah(m, n) rules: the plain-Python reference (the oracle for the kernel).
+
+The rulebook is ``shared/rules/mancala.txt``; ``shared/rules/DECISIONS.md`` fixes what it leaves
+open. This module follows both, stone by stone, and never imports the compiled kernels.
+
+Board (m = 6), as the rulebook numbers it; sowing runs counter-clockwise::
+
+          B's store  12 11 10  9  8  7
+                    [  ][  ][  ][  ][  ][  ]
+                    [  ][  ][  ][  ][  ][  ]   A's store
+                      1  2  3  4  5  6
+
+Sowing order: bins 1..m, A's store, bins m+1..2m, B's store, bin 1, ... A player never sows into
+the opponent's store. Bin i (A's side) lies opposite bin 2m+1-i.
+
+Position notation (round-trips with :func:`parse_position` / :func:`format_position`)::
+
+    P1,P2,...,Pm/Pm+1,...,P2m SA-SB X        e.g. the Kalah(6,4) start:
+    4,4,4,4,4,4/4,4,4,4,4,4 0-0 A
+
+Moves are named by the rulebook's bin numbers: A plays 1..m, B plays m+1..2m.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from solver.errors import InputError
+from solver.games import GameInfo, register
+
+INFO = register(GameInfo(
+    name="mancala", min_players=2, max_players=2, perfect_information=True, chance=False,
+    rules_version=1, summary="Kalah(m,n): sowing, extra turns on the store, captures"))
+
+A, B = 0, 1
+SIDE_NAMES = "AB"
+MAX_PITS = 6          # the packed kernel keeps pits, store and rule flags in one uint64 per side
+MAX_STONES_TOTAL = 255  # every count must fit an 8-bit lane of the packed state
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Kalah(pits, stones); ``capture_empty``: a capture also happens when the opposite pit is empty."""
+
+    pits: int = 6
+    stones: int = 4
+    capture_empty: bool = True
+
+    def __post_init__(self):
+        if not 1 <= self.pits <= MAX_PITS:
+            raise InputError(f"pits per side must be 1..{MAX_PITS}, got {self.pits}")
+        if self.stones < 1:
+            raise InputError(f"stones per pit must be at least 1, got {self.stones}")
+        if 2 * self.pits * self.stones > MAX_STONES_TOTAL:
+            raise InputError(f"Kalah({self.pits},{self.stones}) has {2 * self.pits * self.stones} "
+                             f"stones; at most {MAX_STONES_TOTAL} fit the packed state")
+
+
+@dataclass(frozen=True)
+class Position:
+    """``pits[i]`` holds bin i+1 (0..m-1: A's bins, m..2m-1: B's); ``stores`` = (A's, B's)."""
+
+    pits: tuple[int, ...]
+    stores: tuple[int, int]
+    to_move: int
+
+    @property
+    def m(self) -> int:
+        return len(self.pits) // 2
+
+    def side_pits(self, side: int) -> tuple[int, ...]:
+        return self.pits[side * self.m:(side + 1) * self.m]
+
+    def stones(self) -> int:
+        return sum(self.pits) + sum(self.stores)
+
+    def __str__(self) -> str:
+        return format_position(self)
+
+
+def start(rules: Rules = Rules()) -> Position:
+    return Position((rules.stones,) * (2 * rules.pits), (0, 0), A)
+
+
+# --- rules ---------------------------------------------------------------------------------------
+
+def bins_of(side: int, m: int) -> range:
+    """The bin numbers (1-based) a side plays from."""
+    return range(side * m + 1, side * m + m + 1)
+
+
+def legal_moves(pos: Position) -> list[int]:
+    """Bin numbers the side to move may sow from; empty once the game is over."""
+    if is_terminal(pos):
+        return []
+    return [b for b in bins_of(pos.to_move, pos.m) if pos.pits[b - 1] > 0]
+
+
+def is_terminal(pos: Position) -> bool:
+    """The game is over as soon as either side's bins are all empty."""
+    return not any(pos.side_pits(A)) or not any(pos.side_pits(B))
+
+
+def final_stores(pos: Position) -> tuple[int, int]:
+    """Stores once the game is over: each player puts the stones left in his bins in his store."""
+    assert is_terminal(pos)
+    return (pos.stores[A] + sum(pos.side_pits(A)), pos.stores[B] + sum(pos.side_pits(B)))
+
+
+def score(pos: Position) -> int:
+    """Final store difference from the side to move's view (a terminal position)."""
+    a, b = final_stores(pos)
+    return a - b if pos.to_move == A else b - a
+
+
+def _sowing_cycle(side: int, m: int) -> list[int]:
+    """The holes a player sows into, in order: 0..2m-1 are bins (0-based), -1 is his own store.
+
+    The opponent's store is not in the cycle: it is always skipped."""
+    own = list(range(side * m, side * m + m))
+    theirs = list(range((1 - side) * m, (1 - side) * m + m))
+    return own + [-1] + theirs
+
+
+def play(pos: Position, move: int, capture_empty: bool = True) -> Position:
+    """Sow from bin ``move`` (1-based) for the side to move, stone by stone."""
+    if move not in legal_moves(pos):
+        raise InputError(f"illegal move {move}: {SIDE_NAMES[pos.to_move]} may play "
+                         f"{', '.join(map(str, legal_moves(pos))) or 'nothing (game over)'}")
+    m, side = pos.m, pos.to_move
+    pits, stores = list(pos.pits), list(pos.stores)
+    cycle = _sowing_cycle(side, m)
+    hand, pits[move - 1] = pits[move - 1], 0
+    at = cycle.index(move - 1)
+    while hand:  # with 2m+1 stones or more a lap passes the starting bin, which is not skipped
+        at = (at + 1) % len(cycle)
+        hole = cycle[at]
+        if hole == -1:
+            stores[side] += 1
+        else:
+            pits[hole] += 1
+        hand -= 1
+    last = cycle[at]
+    extra_turn = last == -1
+    if last != -1 and last // m == side and pits[last] == 1:  # last stone fell into an empty own bin
+        opposite = 2 * m - 1 - last
+        if capture_empty or pits[opposite] > 0:
+            stores[side] += 1 + pits[opposite]
+            pits[last] = pits[opposite] = 0
+    nxt = side if extra_turn else 1 - side
+    after = Position(tuple(pits), (stores[A], stores[B]), nxt)
+    if is_terminal(after):
+        after = Position((0,) * (2 * m), final_stores(after), nxt)
+    return after
+
+
+# --- notation ------------------------------------------------------------------------------------
+
+_POSITION = re.compile(r"^\s*(\S+)\s+(\d+)-(\d+)\s+([AB])\s*$")
+
+
+def parse_position(text: str, rules: Rules | None = None) -> Position:
+    """Read ``P1,...,Pm/Pm+1,...,P2m SA-SB X``; with ``rules`` the bin and stone counts must fit."""
+    match = _POSITION.match(text)
+    if not match:
+        raise InputError(f"malformed position {text.strip()!r}: expected 'P1,...,Pm/Pm+1,...,P2m "
+                         f"SA-SB X' such as '4,4,4,4,4,4/4,4,4,4,4,4 0-0 A'")
+    groups = match.group(1).split("/")
+    if len(groups) != 2:
+        raise InputError(f"malformed position {text.strip()!r}: the bins need two groups "
+                         f"separated by '/' (A's bins, then B's)")
+    sides = [_parse_counts(g, name) for g, name in zip(groups, "AB")]
+    if len(sides[0]) != len(sides[1]):
+        raise InputError(f"A has {len(sides[0])} bins but B has {len(sides[1])}: both sides need "
+                         f"the same number")
+    m = len(sides[0])
+    if rules is not None and m != rules.pits:
+        raise InputError(f"position has {m} bins per side, but the rules say {rules.pits}")
+    if not 1 <= m <= MAX_PITS:
+        raise InputError(f"position has {m} bins per side; 1..{MAX_PITS} are supported")
+    pos = Position(tuple(sides[0] + sides[1]), (int(match.group(2)), int(match.group(3))),
+                   SIDE_NAMES.index(match.group(4)))
+    total = pos.stones()
+    if total > MAX_STONES_TOTAL:
+        raise InputError(f"position holds {total} stones; at most {MAX_STONES_TOTAL} fit the "
+                         f"packed state")
+    if total == 0:
+        raise InputError("position holds no stones at all")
+    if rules is not None and total != 2 * rules.pits * rules.stones:
+        raise InputError(f"position holds {total} stones, but Kalah({rules.pits},{rules.stones}) "
+                         f"has {2 * rules.pits * rules.stones}")
+    return pos
+
+
+def _parse_counts(group: str, side: str) -> list[int]:
+    counts = []
+    for field in group.split(","):
+        if not re.fullmatch(r"-?\d+", field.strip()):
+            raise InputError(f"bin count {field!r} on {side}'s side is not a whole number")
+        value = int(field)
+        if value < 0:
+            raise InputError(f"bin count {value} on {side}'s side is negative")
+        counts.append(value)
+    return counts
+
+
+def format_position(pos: Position) -> str:
+    a, b = pos.side_pits(A), pos.side_pits(B)
+    return (f"{','.join(map(str, a))}/{','.join(map(str, b))} "
+            f"{pos.stores[A]}-{pos.stores[B]} {SIDE_NAMES[pos.to_move]}")
+
+
+def parse_move(text: str, pos: Position) -> int:
+    """A move by bin number; it must be a legal move of the side to move."""
+    if not re.fullmatch(r"\s*\d+\s*", text):
+        raise InputError(f"move {text!r} is not a bin number")
+    move = int(text)
+    if move not in legal_moves(pos):
+        own = bins_of(pos.to_move, pos.m)
+        why = (f"bin {move} belongs to {SIDE_NAMES[1 - pos.to_move]}" if 1 <= move <= 2 * pos.m
+               and move not in own else f"bin {move} is empty" if move in own
+               else f"there is no bin {move}")
+        raise InputError(f"illegal move {move} for {SIDE_NAMES[pos.to_move]}: {why}")
+    return move
+
+
+def draw_board(pos: Position) -> str:
+    """The board as the rulebook pictures it: B's bins on top (right to left), A's below."""
+    m = pos.m
+    top = " ".join(f"{pos.pits[i]:2d}" for i in range(2 * m - 1, m - 1, -1))
+    bottom = " ".join(f"{pos.pits[i]:2d}" for i in range(m))
+    top_numbers = " ".join(f"{i + 1:2d}" for i in range(2 * m - 1, m - 1, -1))
+    bottom_numbers = " ".join(f"{i + 1:2d}" for i in range(m))
+    pad = " " * 6
+    arrow = lambda side: "<-" if pos.to_move == side else "  "  # noqa: E731
+    return "\n".join([
+        f"{pad} {top_numbers}        bins of B",
+        f"{pos.stores[B]:4d}  {top}  {arrow(B)}",
+        f"{pad} {bottom} {pos.stores[A]:4d}  {arrow(A)}",
+        f"{pad} {bottom_numbers}        bins of A",
+    ])
