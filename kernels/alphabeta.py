@@ -1,0 +1,316 @@
+"""Generic negamax alpha-beta with a transposition table (Numba). Knows no game.
+
+The game's functions arrive as arguments (``numba.types.FunctionType``), so this module never
+imports a game and its compiled code is cached on disk per state type (see ``kernels._jit``).
+
+Game contract, for a 2-player zero-sum game whose state is a pair of uint64 words ``S``:
+
+    legal_moves(S, out: int64[::1]) -> int64    moves into ``out`` (each 0..63); 0 = game over
+    play(S, move) -> (S, int64 info)            info bit 0: the same side moves again (no
+                                                negation), bit 2: the move ended the game
+    evaluate(S) -> int64                        heuristic value, side to move's view
+    score(S) -> int64                           exact value of a finished game
+    banked(S) -> int64                          part of the value already fixed (Mancala: the
+                                                store difference); the TT stores values net of it
+    swing(S) -> int64                           the value lies in banked +- swing
+    key(S) -> S                                 what the rest of the value depends on
+
+Values are from the side to move's view. Depth ``EXACT`` means "to the end of the game": no
+heuristic leaf is used, and every TT entry written under it is a proven bound.
+
+Transposition table: ``tt`` is uint64[n, 4], n a power of two, used as 2-entry buckets
+(entries 2i and 2i+1). An entry is ``key word 0, key word 1, data, unused``. Keys are compared
+whole, so two positions never share an entry by a hash collision. The data word::
+
+    bit 63      56 55      48 47      40 39      32 31              16 15               0
+        +--------+----------+----------+----------+------------------+------------------+
+        |1 0 ... |   work   | move + 1 |  depth   | upper + 32768    | lower + 32768    |
+        +--------+----------+----------+----------+------------------+------------------+
+    bit 63: entry in use. lower/upper: bounds on the value net of banked() (0 / 0xFFFF: none).
+    depth: remaining plies searched (255 = EXACT). move: best or refuting move (0 = none).
+    work: log2 of the nodes the entry's search took; replacement keeps the deeper, then the
+    costlier entry of a bucket.
+
+Scratch arrays (see :func:`new_workspace`): ``moves`` int64[MAX_PLY, 3 * MAX_MOVES] (per ply:
+the moves, their order keys, their info bits), ``children`` uint64[MAX_PLY, MAX_MOVES, 2],
+``history`` int64[MAX_MOVES], ``stats`` int64[STATS_SIZE] (NODES, NODE_LIMIT, ABORTED, ...).
+"""
+import numpy as np
+from numba import types
+
+from kernels._jit import fn, kernel
+
+STATE = types.UniTuple(types.uint64, 2)
+EXACT = 255                 # depth meaning: search to the end of the game
+MAX_PLY = 1024
+MAX_MOVES = 64
+INFINITY = 1 << 20          # beyond any game value
+HISTORY_LIMIT = 1 << 22
+
+# stats[] slots
+NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES = 0, 1, 2, 3, 4, 5, 6
+STATS_SIZE = 8
+
+_IN_USE = np.uint64(1 << 63)
+_NO_LOWER = 0
+_NO_UPPER = 0xFFFF
+_BIAS = 32768
+_U16 = np.uint64(0xFFFF)
+_U8 = np.uint64(0xFF)
+
+
+def game_signatures(state_type):
+    """The signatures a game's functions must be compiled for to be passed to this kernel."""
+    return dict(
+        legal_moves=types.int64(state_type, types.int64[::1]),
+        play=types.Tuple((state_type, types.int64))(state_type, types.int64),
+        evaluate=types.int64(state_type),
+        score=types.int64(state_type),
+        banked=types.int64(state_type),
+        swing=types.int64(state_type),
+        key=state_type(state_type),
+    )
+
+
+@kernel(types.uint64(types.uint64, types.uint64))
+def mix(word0, word1):
+    """64-bit hash of a two-word key (multiply-xorshift; the low bits pick the bucket)."""
+    x = word0 * np.uint64(0x9E3779B97F4A7C15)
+    x ^= (word1 ^ (x >> np.uint64(29))) * np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(32)
+    x *= np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(29))
+
+
+@kernel(types.int64(types.uint64))
+def _priority(data):
+    """Which entry of a full bucket to keep: the deeper search, then the costlier one."""
+    return np.int64(((data >> np.uint64(32)) & _U8) * np.uint64(256) + ((data >> np.uint64(48)) & _U8))
+
+
+@kernel(types.int64(types.uint64[:, ::1], types.uint64, types.uint64))
+def tt_find(tt, word0, word1):
+    """Index of the entry holding this key, or -1."""
+    bucket = np.int64(mix(word0, word1) & np.uint64(tt.shape[0] - 2))
+    for slot in range(bucket, bucket + 2):
+        if tt[slot, 0] == word0 and tt[slot, 1] == word1 and tt[slot, 2] & _IN_USE:
+            return slot
+    return -1
+
+
+@kernel(types.void(types.uint64[:, ::1], types.uint64, types.uint64, types.int64, types.int64,
+                   types.int64, types.int64, types.int64))
+def tt_store(tt, word0, word1, lower, upper, depth, move, work):
+    """Record bounds (net values; +-INFINITY = none) found by a search of ``depth``."""
+    bucket = np.int64(mix(word0, word1) & np.uint64(tt.shape[0] - 2))
+    slot = -1
+    for s in range(bucket, bucket + 2):
+        if tt[s, 0] == word0 and tt[s, 1] == word1 and tt[s, 2] & _IN_USE:
+            slot = s
+    if slot >= 0:
+        old = tt[slot, 2]
+        old_depth = np.int64((old >> np.uint64(32)) & _U8)
+        if old_depth > depth:
+            return  # a deeper search's bounds are worth more
+        if old_depth == depth:  # same search horizon: the bounds combine
+            old_lower = np.int64(old & _U16) - _BIAS
+            old_upper = np.int64((old >> np.uint64(16)) & _U16) - _BIAS
+            if old_lower != _NO_LOWER - _BIAS and old_lower > lower:
+                lower = old_lower
+            if old_upper != _NO_UPPER - _BIAS and old_upper < upper:
+                upper = old_upper
+            if move < 0:
+                move = np.int64((old >> np.uint64(40)) & _U8) - 1
+    else:
+        slot = bucket
+        for s in range(bucket, bucket + 2):
+            if not tt[s, 2] & _IN_USE:
+                slot = s
+                break
+            if _priority(tt[s, 2]) < _priority(tt[slot, 2]):
+                slot = s
+    lower_field = _NO_LOWER if lower <= -INFINITY else lower + _BIAS
+    upper_field = _NO_UPPER if upper >= INFINITY else upper + _BIAS
+    tt[slot, 0] = word0
+    tt[slot, 1] = word1
+    tt[slot, 2] = (_IN_USE | np.uint64(lower_field) | (np.uint64(upper_field) << np.uint64(16))
+                   | (np.uint64(depth) << np.uint64(32)) | (np.uint64(move + 1) << np.uint64(40))
+                   | (np.uint64(min(work, 255)) << np.uint64(48)))
+
+
+@kernel(types.int64(types.int64))
+def log2_floor(n):
+    bits = 0
+    while n > 1:
+        n >>= 1
+        bits += 1
+    return bits
+
+
+GAME = game_signatures(STATE)
+_SEARCH_SIGNATURE = types.int64(
+    STATE, types.int64, types.int64, types.int64, types.int64,
+    fn(GAME["legal_moves"]), fn(GAME["play"]), fn(GAME["evaluate"]), fn(GAME["score"]),
+    fn(GAME["banked"]), fn(GAME["swing"]), fn(GAME["key"]),
+    types.uint64[:, ::1], types.int64[::1], types.int64[:, ::1], types.uint64[:, :, ::1],
+    types.int64[::1])
+
+
+def new_workspace():
+    """Fresh scratch arrays for :func:`search`: (history, moves, children, stats)."""
+    return (np.zeros(MAX_MOVES, np.int64), np.zeros((MAX_PLY, 3 * MAX_MOVES), np.int64),
+            np.zeros((MAX_PLY, MAX_MOVES, 2), np.uint64), np.zeros(STATS_SIZE, np.int64))
+
+
+def new_table(megabytes):
+    """An empty transposition table of about ``megabytes`` (a power-of-two entry count)."""
+    entries = 2
+    while entries * 2 * 32 <= megabytes * (1 << 20):
+        entries *= 2
+    return np.zeros((entries, 4), np.uint64)
+
+
+@kernel(types.void(types.int64[::1], types.uint64[:, ::1], types.int64))
+def _sort_moves(row, kids, count):
+    """Insertion sort of one ply's moves by descending order key (few moves: no faster sort)."""
+    for i in range(1, count):
+        move, order, info = row[i], row[MAX_MOVES + i], row[2 * MAX_MOVES + i]
+        kid0, kid1 = kids[i, 0], kids[i, 1]
+        j = i - 1
+        while j >= 0 and row[MAX_MOVES + j] < order:
+            row[j + 1], row[MAX_MOVES + j + 1], row[2 * MAX_MOVES + j + 1] = (
+                row[j], row[MAX_MOVES + j], row[2 * MAX_MOVES + j])
+            kids[j + 1, 0], kids[j + 1, 1] = kids[j, 0], kids[j, 1]
+            j -= 1
+        row[j + 1], row[MAX_MOVES + j + 1], row[2 * MAX_MOVES + j + 1] = move, order, info
+        kids[j + 1, 0], kids[j + 1, 1] = kid0, kid1
+
+
+@kernel(types.void(types.int64[::1], types.int64, types.int64))
+def _reward_history(history, move, bonus):
+    """Credit a move that refuted a position; halve all credits before they could outgrow the
+    order keys' history field (24 bits)."""
+    history[move] += bonus
+    if history[move] >= HISTORY_LIMIT:
+        for m in range(history.shape[0]):
+            history[m] >>= 1
+
+
+@kernel(_SEARCH_SIGNATURE)
+def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, banked, swing,
+           key, tt, history, moves, children, stats):
+    """Fail-soft negamax value of ``state`` within (alpha, beta) at ``depth`` plies (EXACT: to
+    the end of the game). Aborts (returns 0, stats[ABORTED] = 1) once stats[NODES] passes
+    stats[NODE_LIMIT]; an aborted search stores nothing. At ply 0 the best move goes to
+    stats[ROOT_MOVE] (-1 if the window was decided without trying a move)."""
+    stats[NODES] += 1
+    if stats[NODES] > stats[NODE_LIMIT]:
+        stats[ABORTED] = 1
+        return 0
+    if ply > stats[MAX_PLY_SEEN]:
+        stats[MAX_PLY_SEEN] = ply
+        if ply >= MAX_PLY - 1:  # deeper than any game we play: give up rather than overflow
+            stats[ABORTED] = 1
+            return 0
+    if ply == 0:
+        stats[ROOT_MOVE] = -1
+
+    # Step 1. The value range the game guarantees may already decide the window.
+    fixed = banked(state)
+    spread = swing(state)
+    if fixed - spread >= beta:
+        return fixed - spread
+    if fixed + spread <= alpha:
+        return fixed + spread
+
+    # Step 2. Transposition table: bounds from a search at least as deep narrow the window.
+    word0, word1 = key(state)
+    slot = tt_find(tt, word0, word1)
+    tt_move = -1
+    if slot >= 0:
+        stats[TT_HITS] += 1
+        data = tt[slot, 2]
+        tt_move = np.int64((data >> np.uint64(40)) & _U8) - 1
+        if np.int64((data >> np.uint64(32)) & _U8) >= depth:
+            lower_field = np.int64(data & _U16)
+            upper_field = np.int64((data >> np.uint64(16)) & _U16)
+            if lower_field != _NO_LOWER:
+                lower = lower_field - _BIAS + fixed
+                if lower >= beta and ply > 0:
+                    return lower
+                if lower > alpha and ply > 0:
+                    alpha = lower
+            if upper_field != _NO_UPPER:
+                upper = upper_field - _BIAS + fixed
+                if upper <= alpha and ply > 0:
+                    return upper
+                if upper < beta and ply > 0:
+                    beta = upper
+    if depth == 0:
+        stats[HEURISTIC_LEAVES] += 1
+        return evaluate(state)
+
+    # Step 3. Generate the moves, play each once, and order them: the TT move, then moves that
+    # keep the turn (nearest the goal first: they leave the others playable), then by what
+    # they bank, then by history.
+    row = moves[ply]
+    count = legal_moves(state, row)
+    if count == 0:
+        return score(state)
+    for i in range(count):
+        move = row[i]
+        child, info = play(state, move)
+        children[ply, i, 0] = child[0]
+        children[ply, i, 1] = child[1]
+        if info & 1:
+            order = (1 << 40) + (move << 32)
+        else:
+            order = (-banked(child) - fixed + 1024) << 24
+        order += history[move]
+        if move == tt_move:
+            order = 1 << 50
+        row[MAX_MOVES + i] = order
+        row[2 * MAX_MOVES + i] = info
+    _sort_moves(row, children[ply], count)
+
+    # Step 4. Search the children: a turned-round child's value is negated.
+    original_alpha = alpha
+    best = -INFINITY
+    best_move = -1
+    next_depth = depth if depth == EXACT else depth - 1
+    nodes_before = stats[NODES]
+    for i in range(count):
+        child = (children[ply, i, 0], children[ply, i, 1])
+        info = row[2 * MAX_MOVES + i]
+        same_side = info & 1
+        if info & 4:
+            value = score(child) if same_side else -score(child)
+        elif same_side:
+            value = search(child, next_depth, alpha, beta, ply + 1, legal_moves, play, evaluate,
+                           score, banked, swing, key, tt, history, moves, children, stats)
+        else:
+            value = -search(child, next_depth, -beta, -alpha, ply + 1, legal_moves, play,
+                            evaluate, score, banked, swing, key, tt, history, moves, children,
+                            stats)
+        if stats[ABORTED]:
+            return 0
+        if value > best:
+            best = value
+            best_move = row[i]
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    _reward_history(history, best_move, 64 if depth == EXACT else depth * depth)
+                    break
+
+    # Step 5. Store what was learnt, net of the banked part.
+    work = log2_floor(stats[NODES] - nodes_before + 1)
+    if best <= original_alpha:
+        tt_store(tt, word0, word1, -INFINITY, best - fixed, depth, best_move, work)
+    elif best >= beta:
+        tt_store(tt, word0, word1, best - fixed, INFINITY, depth, best_move, work)
+    else:
+        tt_store(tt, word0, word1, best - fixed, best - fixed, depth, best_move, work)
+    if ply == 0:
+        stats[ROOT_MOVE] = best_move
+    return best

@@ -1,0 +1,234 @@
+"""Alpha-beta driver: iterative deepening, time control, exact solving (MTD(f)), principal
+variation. Game-agnostic: it drives ``kernels.alphabeta.search`` with a game's kernel functions.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from kernels import alphabeta as ab
+
+DEFAULT_TABLE_MB = 256
+
+
+class KernelGame(NamedTuple):
+    """A game's compiled functions, in the order the search kernel takes them (see the contract
+    in ``kernels/alphabeta.py``)."""
+
+    legal_moves: Callable
+    play: Callable
+    evaluate: Callable
+    score: Callable
+    banked: Callable
+    swing: Callable
+    key: Callable
+
+
+@dataclass
+class SearchResult:
+    """What a search found. Moves are kernel move ids; a game's wrapper renames them.
+
+    ``value``: side to move's view (for Mancala the final store difference, current stores
+    included). ``exact``: the value is proven. ``depth``: plies of the last completed iteration
+    (None when exact by a solve). ``moves``: {move: value} for every legal move, when asked."""
+
+    move: int | None
+    value: int
+    exact: bool
+    depth: int | None
+    pv: list[int]
+    nodes: int
+    seconds: float
+    moves: dict[int, int] | None = None
+    iterations: list[tuple[int, int, int, float]] = field(default_factory=list)
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+class AlphaBeta:
+    """One search context: a transposition table and scratch arrays reused across searches."""
+
+    def __init__(self, game: KernelGame, table_mb: int = DEFAULT_TABLE_MB):
+        self.game = game
+        self.tt = ab.new_table(table_mb)
+        self.history, self.moves, self.children, self.stats = ab.new_workspace()
+        self._scratch = np.zeros(ab.MAX_MOVES, np.int64)
+
+    # --- one kernel call --------------------------------------------------------------------
+
+    def _search(self, state, depth, alpha, beta, node_limit=None) -> int | None:
+        """Value within (alpha, beta), or None if the node limit stopped the search."""
+        stats = self.stats
+        stats[ab.ABORTED] = 0
+        stats[ab.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
+        value = ab.search(state, depth, alpha, beta, 0, *self.game, self.tt, self.history,
+                          self.moves, self.children, stats)
+        if stats[ab.ABORTED]:
+            if stats[ab.MAX_PLY_SEEN] >= ab.MAX_PLY - 1:
+                raise RuntimeError(f"search went deeper than {ab.MAX_PLY} plies")
+            return None
+        return int(value)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[ab.NODES])
+
+    def legal_moves(self, state) -> list[int]:
+        count = self.game.legal_moves(state, self._scratch)
+        return [int(m) for m in self._scratch[:count]]
+
+    # --- exact ------------------------------------------------------------------------------
+
+    def prove(self, state, guess: int = 0) -> tuple[int, int | None]:
+        """The exact value of ``state`` (MTD(f) from ``guess``) and a move achieving it."""
+        lower, upper = -ab.INFINITY, ab.INFINITY
+        value, best = guess, None
+        while lower < upper:
+            beta = value + 1 if value == lower else value
+            value = self._search(state, ab.EXACT, beta - 1, beta)
+            if value >= beta:
+                lower = value
+                best = int(self.stats[ab.ROOT_MOVE])
+            else:
+                upper = value
+        if best is None or best < 0:
+            best = self._achieving_move(state, value)
+        return value, best
+
+    def _achieving_move(self, state, value) -> int | None:
+        """A move whose exact value is ``value`` (the root was decided without trying one)."""
+        if not self.legal_moves(state):
+            return None
+        self._search(state, ab.EXACT, value - 1, value)
+        move = int(self.stats[ab.ROOT_MOVE])
+        return move if move >= 0 else self.legal_moves(state)[0]
+
+    def move_value(self, state, move) -> int:
+        """Exact value, from the side to move's view, of playing ``move``."""
+        child, info = self.game.play(state, move)
+        same_side = info & 1
+        if info & 4:
+            value = self.game.score(child)
+        else:
+            value, _ = self.prove(child)
+        return int(value if same_side else -value)
+
+    def exact_pv(self, state, value, limit=80) -> list[int]:
+        """A line of optimal moves: at each step a move whose child keeps the proven value."""
+        line = []
+        while len(line) < limit:
+            moves = self.legal_moves(state)
+            if not moves:
+                break
+            tt_move = self._tt_move(state)
+            if tt_move in moves:
+                moves.remove(tt_move)
+                moves.insert(0, tt_move)
+            for move in moves:
+                child, info = self.game.play(state, move)
+                same_side = bool(info & 1)
+                if self._child_reaches(child, same_side, bool(info & 4), value):
+                    break
+            else:  # cannot happen for a proven value
+                raise RuntimeError("no move keeps the proven value")
+            line.append(move)
+            state, value = child, value if same_side else -value
+            if info & 4:
+                break
+        return line
+
+    def _child_reaches(self, child, same_side, over, value) -> bool:
+        """Does this child give the parent exactly ``value``? (two null-window tests)"""
+        if over:
+            final = self.game.score(child)
+            return (final if same_side else -final) == value
+        target = value if same_side else -value
+        low = self._search(child, ab.EXACT, target - 1, target)
+        high = self._search(child, ab.EXACT, target, target + 1)
+        return low >= target and high <= target
+
+    def _tt_move(self, state) -> int | None:
+        word0, word1 = self.game.key(state)
+        slot = ab.tt_find(self.tt, word0, word1)
+        if slot < 0:
+            return None
+        move = int((int(self.tt[slot, 2]) >> 40) & 0xFF) - 1
+        return move if move >= 0 else None
+
+    def tt_pv(self, state, limit) -> list[int]:
+        """The line of best moves stored in the table (depth-limited searches)."""
+        line = []
+        while len(line) < limit:
+            move = self._tt_move(state)
+            if move is None or move not in self.legal_moves(state):
+                break
+            line.append(move)
+            state, info = self.game.play(state, move)
+            if info & 4:
+                break
+        return line
+
+    # --- the searches users ask for ---------------------------------------------------------
+
+    def solve(self, state, all_moves=False) -> SearchResult:
+        """Prove the value: a short iterative deepening for a guess and move order, then MTD(f)."""
+        start, nodes_before = time.perf_counter(), self.nodes
+        guess = 0
+        for depth in range(2, 12, 2):
+            guess = self._search(state, depth, -ab.INFINITY, ab.INFINITY)
+        value, move = self.prove(state, guess)
+        moves = self._all_move_values(state) if all_moves else None
+        pv = self.exact_pv(state, value)
+        return SearchResult(move=move if move is not None else None, value=value, exact=True,
+                            depth=None, pv=pv, nodes=self.nodes - nodes_before,
+                            seconds=time.perf_counter() - start, moves=moves)
+
+    def _all_move_values(self, state) -> dict[int, int]:
+        return {move: self.move_value(state, move) for move in self.legal_moves(state)}
+
+    def iterate(self, state, max_depth=None, seconds=None, all_moves=False) -> SearchResult:
+        """Iterative deepening to ``max_depth`` plies or for about ``seconds``; stops early once
+        an iteration proves the value (it used no heuristic leaf)."""
+        start, nodes_before = time.perf_counter(), self.nodes
+        deadline = None if seconds is None else start + seconds
+        best_move, value, completed, exact = None, 0, 0, False
+        iterations = []
+        depth = 0
+        while max_depth is None or depth < max_depth:
+            depth += 1
+            if depth >= ab.EXACT:
+                break
+            node_limit = None
+            if deadline is not None:
+                elapsed = time.perf_counter() - start
+                rate = (self.nodes - nodes_before) / elapsed if elapsed > 1e-3 else 2e6
+                node_limit = self.nodes + max(1000, int(rate * (deadline - time.perf_counter())))
+            heuristic_before = int(self.stats[ab.HEURISTIC_LEAVES])
+            result = self._search(state, depth, -ab.INFINITY, ab.INFINITY, node_limit)
+            if result is None:
+                break
+            value, completed = result, depth
+            best_move = int(self.stats[ab.ROOT_MOVE])
+            iterations.append((depth, value, self.nodes - nodes_before,
+                               time.perf_counter() - start))
+            if int(self.stats[ab.HEURISTIC_LEAVES]) == heuristic_before:
+                exact = True
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        if completed == 0:  # not even one ply fitted the budget: one ply without a limit
+            value = self._search(state, 1, -ab.INFINITY, ab.INFINITY)
+            best_move, completed = int(self.stats[ab.ROOT_MOVE]), 1
+        moves = self._all_move_values(state) if all_moves else None
+        pv = self.exact_pv(state, value) if exact else self.tt_pv(state, completed)
+        if best_move is not None and best_move < 0:
+            best_move = pv[0] if pv else None
+        return SearchResult(move=best_move, value=value, exact=exact, depth=completed, pv=pv,
+                            nodes=self.nodes - nodes_before,
+                            seconds=time.perf_counter() - start, moves=moves,
+                            iterations=iterations)
