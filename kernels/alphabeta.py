@@ -31,13 +31,16 @@ whole, so two positions never share an entry by a hash collision. The data word:
     work: log2 of the nodes the entry's search took; replacement keeps the deeper, then the
     costlier entry of a bucket.
 
-Scratch arrays (see :func:`new_workspace`): ``moves`` int64[MAX_PLY, 3 * MAX_MOVES] (per ply:
-the moves, their order keys, their info bits), ``children`` uint64[MAX_PLY, MAX_MOVES, 2],
-``history`` int64[MAX_MOVES], ``stats`` int64[STATS_SIZE] (NODES, NODE_LIMIT, ABORTED, ...).
+Scratch: one int64 array ``work`` of shape (MAX_PLY + 1, 5 * MAX_MOVES) (see
+:func:`new_workspace`), so the recursion passes few arguments. Row ``ply`` < MAX_PLY holds that
+ply's moves in blocks of MAX_MOVES: ``MOVE | ORDER key | INFO bits | CHILD0 | CHILD1`` (the
+child's two words, bit-cast to int64). Row MAX_PLY holds the history counters (columns
+0..63) and the stats (``STATS + NODES``, ...).
 """
 import numpy as np
 from numba import types
 
+from kernels._intrinsics import prefetch_row
 from kernels._jit import fn, kernel
 
 STATE = types.UniTuple(types.uint64, 2)
@@ -46,6 +49,9 @@ MAX_PLY = 1024
 MAX_MOVES = 64
 INFINITY = 1 << 20          # beyond any game value
 HISTORY_LIMIT = 1 << 22
+# Positions whose value can change by at most this much have tiny subtrees: searching them
+# again is cheaper than a table probe that misses the cache.
+TT_MIN_SWING = 3
 
 # stats[] slots
 NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES = 0, 1, 2, 3, 4, 5, 6
@@ -152,14 +158,21 @@ _SEARCH_SIGNATURE = types.int64(
     STATE, types.int64, types.int64, types.int64, types.int64,
     fn(GAME["legal_moves"]), fn(GAME["play"]), fn(GAME["evaluate"]), fn(GAME["score"]),
     fn(GAME["banked"]), fn(GAME["swing"]), fn(GAME["key"]),
-    types.uint64[:, ::1], types.int64[::1], types.int64[:, ::1], types.uint64[:, :, ::1],
-    types.int64[::1])
+    types.uint64[:, ::1], types.int64[:, ::1])
+
+# Column blocks of a ply's row in ``work``; the history and stats live in row MAX_PLY.
+MOVE, ORDER, INFO, CHILD0, CHILD1 = (i * MAX_MOVES for i in range(5))
+HISTORY, STATS = 0, MAX_MOVES
+WORK_SHAPE = (MAX_PLY + 1, 5 * MAX_MOVES)
 
 
 def new_workspace():
-    """Fresh scratch arrays for :func:`search`: (history, moves, children, stats)."""
-    return (np.zeros(MAX_MOVES, np.int64), np.zeros((MAX_PLY, 3 * MAX_MOVES), np.int64),
-            np.zeros((MAX_PLY, MAX_MOVES, 2), np.uint64), np.zeros(STATS_SIZE, np.int64))
+    """Fresh scratch for :func:`search`; ``stats(work)`` and ``history(work)`` are views."""
+    return np.zeros(WORK_SHAPE, np.int64)
+
+
+def stats_of(work):
+    return work[MAX_PLY, STATS:STATS + STATS_SIZE]
 
 
 def new_table(megabytes):
@@ -170,39 +183,42 @@ def new_table(megabytes):
     return np.zeros((entries, 4), np.uint64)
 
 
-@kernel(types.void(types.int64[::1], types.uint64[:, ::1], types.int64))
-def _sort_moves(row, kids, count):
+@kernel(types.void(types.int64[::1], types.int64))
+def _sort_moves(row, count):
     """Insertion sort of one ply's moves by descending order key (few moves: no faster sort)."""
     for i in range(1, count):
-        move, order, info = row[i], row[MAX_MOVES + i], row[2 * MAX_MOVES + i]
-        kid0, kid1 = kids[i, 0], kids[i, 1]
-        j = i - 1
-        while j >= 0 and row[MAX_MOVES + j] < order:
-            row[j + 1], row[MAX_MOVES + j + 1], row[2 * MAX_MOVES + j + 1] = (
-                row[j], row[MAX_MOVES + j], row[2 * MAX_MOVES + j])
-            kids[j + 1, 0], kids[j + 1, 1] = kids[j, 0], kids[j, 1]
+        order = row[ORDER + i]
+        j = i
+        while j > 0 and row[ORDER + j - 1] < order:
             j -= 1
-        row[j + 1], row[MAX_MOVES + j + 1], row[2 * MAX_MOVES + j + 1] = move, order, info
-        kids[j + 1, 0], kids[j + 1, 1] = kid0, kid1
+        if j == i:
+            continue
+        for block in range(0, 5 * MAX_MOVES, MAX_MOVES):
+            held = row[block + i]
+            for k in range(i, j, -1):
+                row[block + k] = row[block + k - 1]
+            row[block + j] = held
 
 
-@kernel(types.void(types.int64[::1], types.int64, types.int64))
-def _reward_history(history, move, bonus):
+@kernel(types.void(types.int64[:, ::1], types.int64, types.int64))
+def _reward_history(work, move, bonus):
     """Credit a move that refuted a position; halve all credits before they could outgrow the
     order keys' history field (24 bits)."""
-    history[move] += bonus
-    if history[move] >= HISTORY_LIMIT:
-        for m in range(history.shape[0]):
-            history[m] >>= 1
+    history = work[MAX_PLY]
+    history[HISTORY + move] += bonus
+    if history[HISTORY + move] >= HISTORY_LIMIT:
+        for m in range(MAX_MOVES):
+            history[HISTORY + m] >>= 1
 
 
 @kernel(_SEARCH_SIGNATURE)
 def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, banked, swing,
-           key, tt, history, moves, children, stats):
+           key, tt, work):
     """Fail-soft negamax value of ``state`` within (alpha, beta) at ``depth`` plies (EXACT: to
-    the end of the game). Aborts (returns 0, stats[ABORTED] = 1) once stats[NODES] passes
-    stats[NODE_LIMIT]; an aborted search stores nothing. At ply 0 the best move goes to
-    stats[ROOT_MOVE] (-1 if the window was decided without trying a move)."""
+    the end of the game). Aborts (returns 0, stats ABORTED = 1) once stats NODES passes
+    NODE_LIMIT; an aborted search stores nothing. At ply 0 the best move goes to stats
+    ROOT_MOVE (-1 if the window was decided without trying a move)."""
+    stats = work[MAX_PLY, STATS:]
     stats[NODES] += 1
     if stats[NODES] > stats[NODE_LIMIT]:
         stats[ABORTED] = 1
@@ -225,26 +241,27 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
 
     # Step 2. Transposition table: bounds from a search at least as deep narrow the window.
     word0, word1 = key(state)
-    slot = tt_find(tt, word0, word1)
+    use_tt = spread > TT_MIN_SWING
+    slot = tt_find(tt, word0, word1) if use_tt else -1
     tt_move = -1
     if slot >= 0:
         stats[TT_HITS] += 1
         data = tt[slot, 2]
         tt_move = np.int64((data >> np.uint64(40)) & _U8) - 1
-        if np.int64((data >> np.uint64(32)) & _U8) >= depth:
+        if np.int64((data >> np.uint64(32)) & _U8) >= depth and ply > 0:
             lower_field = np.int64(data & _U16)
             upper_field = np.int64((data >> np.uint64(16)) & _U16)
             if lower_field != _NO_LOWER:
                 lower = lower_field - _BIAS + fixed
-                if lower >= beta and ply > 0:
+                if lower >= beta:
                     return lower
-                if lower > alpha and ply > 0:
+                if lower > alpha:
                     alpha = lower
             if upper_field != _NO_UPPER:
                 upper = upper_field - _BIAS + fixed
-                if upper <= alpha and ply > 0:
+                if upper <= alpha:
                     return upper
-                if upper < beta and ply > 0:
+                if upper < beta:
                     beta = upper
     if depth == 0:
         stats[HEURISTIC_LEAVES] += 1
@@ -253,25 +270,29 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
     # Step 3. Generate the moves, play each once, and order them: the TT move, then moves that
     # keep the turn (nearest the goal first: they leave the others playable), then by what
     # they bank, then by history.
-    row = moves[ply]
+    row = work[ply]
     count = legal_moves(state, row)
     if count == 0:
         return score(state)
+    history = work[MAX_PLY]
     for i in range(count):
-        move = row[i]
+        move = row[MOVE + i]
         child, info = play(state, move)
-        children[ply, i, 0] = child[0]
-        children[ply, i, 1] = child[1]
+        row[CHILD0 + i] = np.int64(child[0])
+        row[CHILD1 + i] = np.int64(child[1])
         if info & 1:
             order = (1 << 40) + (move << 32)
         else:
             order = (-banked(child) - fixed + 1024) << 24
-        order += history[move]
+        order += history[HISTORY + move]
         if move == tt_move:
             order = 1 << 50
-        row[MAX_MOVES + i] = order
-        row[2 * MAX_MOVES + i] = info
-    _sort_moves(row, children[ply], count)
+        row[ORDER + i] = order
+        row[INFO + i] = info
+        if not info & 4 and spread > TT_MIN_SWING + 1:  # the child will likely be searched: start loading its TT bucket now
+            child_key = key(child)
+            prefetch_row(tt, np.int64(mix(child_key[0], child_key[1]) & np.uint64(tt.shape[0] - 2)))
+    _sort_moves(row, count)
 
     # Step 4. Search the children: a turned-round child's value is negated.
     original_alpha = alpha
@@ -280,37 +301,40 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
     next_depth = depth if depth == EXACT else depth - 1
     nodes_before = stats[NODES]
     for i in range(count):
-        child = (children[ply, i, 0], children[ply, i, 1])
-        info = row[2 * MAX_MOVES + i]
+        child = (np.uint64(row[CHILD0 + i]), np.uint64(row[CHILD1 + i]))
+        info = row[INFO + i]
         same_side = info & 1
         if info & 4:
             value = score(child) if same_side else -score(child)
         elif same_side:
             value = search(child, next_depth, alpha, beta, ply + 1, legal_moves, play, evaluate,
-                           score, banked, swing, key, tt, history, moves, children, stats)
+                           score, banked, swing, key, tt, work)
         else:
             value = -search(child, next_depth, -beta, -alpha, ply + 1, legal_moves, play,
-                            evaluate, score, banked, swing, key, tt, history, moves, children,
-                            stats)
+                            evaluate, score, banked, swing, key, tt, work)
         if stats[ABORTED]:
             return 0
         if value > best:
             best = value
-            best_move = row[i]
+            best_move = row[MOVE + i]
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
-                    _reward_history(history, best_move, 64 if depth == EXACT else depth * depth)
+                    _reward_history(work, best_move, 64 if depth == EXACT else depth * depth)
                     break
 
     # Step 5. Store what was learnt, net of the banked part.
-    work = log2_floor(stats[NODES] - nodes_before + 1)
-    if best <= original_alpha:
-        tt_store(tt, word0, word1, -INFINITY, best - fixed, depth, best_move, work)
+    if not use_tt:
+        pass
+    elif best <= original_alpha:
+        tt_store(tt, word0, word1, -INFINITY, best - fixed, depth, best_move,
+                 log2_floor(stats[NODES] - nodes_before + 1))
     elif best >= beta:
-        tt_store(tt, word0, word1, best - fixed, INFINITY, depth, best_move, work)
+        tt_store(tt, word0, word1, best - fixed, INFINITY, depth, best_move,
+                 log2_floor(stats[NODES] - nodes_before + 1))
     else:
-        tt_store(tt, word0, word1, best - fixed, best - fixed, depth, best_move, work)
+        tt_store(tt, word0, word1, best - fixed, best - fixed, depth, best_move,
+                 log2_floor(stats[NODES] - nodes_before + 1))
     if ply == 0:
         stats[ROOT_MOVE] = best_move
     return best

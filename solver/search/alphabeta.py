@@ -56,7 +56,8 @@ class AlphaBeta:
     def __init__(self, game: KernelGame, table_mb: int = DEFAULT_TABLE_MB):
         self.game = game
         self.tt = ab.new_table(table_mb)
-        self.history, self.moves, self.children, self.stats = ab.new_workspace()
+        self.work = ab.new_workspace()
+        self.stats = ab.stats_of(self.work)
         self._scratch = np.zeros(ab.MAX_MOVES, np.int64)
 
     # --- one kernel call --------------------------------------------------------------------
@@ -66,8 +67,7 @@ class AlphaBeta:
         stats = self.stats
         stats[ab.ABORTED] = 0
         stats[ab.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
-        value = ab.search(state, depth, alpha, beta, 0, *self.game, self.tt, self.history,
-                          self.moves, self.children, stats)
+        value = ab.search(state, depth, alpha, beta, 0, *self.game, self.tt, self.work)
         if stats[ab.ABORTED]:
             if stats[ab.MAX_PLY_SEEN] >= ab.MAX_PLY - 1:
                 raise RuntimeError(f"search went deeper than {ab.MAX_PLY} plies")
