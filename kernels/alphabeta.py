@@ -54,7 +54,9 @@ HISTORY_LIMIT = 1 << 22
 TT_MIN_SWING = 3
 
 # stats[] slots
-NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES = 0, 1, 2, 3, 4, 5, 6
+NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS = range(8)
+# stats[OPTIONS] bits: switch parts off, to test that they change speed and not values
+NO_TABLE, NO_ORDERING = 1, 2
 STATS_SIZE = 8
 
 _IN_USE = np.uint64(1 << 63)
@@ -241,7 +243,7 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
 
     # Step 2. Transposition table: bounds from a search at least as deep narrow the window.
     word0, word1 = key(state)
-    use_tt = spread > TT_MIN_SWING
+    use_tt = spread > TT_MIN_SWING and not stats[OPTIONS] & NO_TABLE
     slot = tt_find(tt, word0, word1) if use_tt else -1
     tt_move = -1
     if slot >= 0:
@@ -289,10 +291,11 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
             order = 1 << 50
         row[ORDER + i] = order
         row[INFO + i] = info
-        if not info & 4 and spread > TT_MIN_SWING + 1:  # the child will likely be searched: start loading its TT bucket now
+        if use_tt and not info & 4:  # the child will likely be searched: load its bucket now
             child_key = key(child)
             prefetch_row(tt, np.int64(mix(child_key[0], child_key[1]) & np.uint64(tt.shape[0] - 2)))
-    _sort_moves(row, count)
+    if not stats[OPTIONS] & NO_ORDERING:
+        _sort_moves(row, count)
 
     # Step 4. Search the children: a turned-round child's value is negated.
     original_alpha = alpha

@@ -2,12 +2,16 @@
 (``kernels.mancala``). Converts positions and move names between the two."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from kernels import mancala as kernel
 from kernels import perft as perft_kernels
 from solver.errors import InputError
-from solver.games.mancala import A, Position, Rules  # noqa: F401  (re-exported for callers)
+from solver.games import mancala as reference
+from solver.games.mancala import (A, B, Position, Rules, draw_board, format_position,  # noqa: F401
+                                  legal_moves, parse_move, parse_position, play, start)
 
 
 def to_packed(pos: Position, capture_empty: bool = True) -> tuple[np.uint64, np.uint64]:
@@ -83,3 +87,121 @@ def kernel_game():
                       evaluate=kernel.store_difference, score=kernel.score,
                       banked=kernel.store_difference, swing=kernel.stones_in_pits,
                       key=kernel.key)
+
+
+# --- best move ---------------------------------------------------------------------------------
+
+DEFAULT_SECONDS = 3.0
+
+
+@dataclass
+class BestMove:
+    """A best-move answer in the rulebook's bin numbers (see ``SearchResult`` for the fields).
+
+    ``value``: final store difference, side to move minus opponent, under perfect play (exact)
+    or as the search estimates it at its horizon; the current stores are included."""
+
+    position: str
+    rules: Rules
+    move: int | None
+    value: int
+    exact: bool
+    depth: int | None
+    pv: list[int]
+    nodes: int
+    seconds: float
+    moves: dict[int, int] | None = None
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        out = dict(position=self.position, pits=self.rules.pits, stones=self.rules.stones,
+                   capture_empty=self.rules.capture_empty, move=self.move, value=self.value,
+                   exact=self.exact, depth=self.depth, pv=self.pv, nodes=self.nodes,
+                   seconds=round(self.seconds, 6),
+                   nodes_per_second=round(self.nodes_per_second))
+        if self.moves is not None:
+            out["moves"] = [dict(move=m, value=v) for m, v in self.moves.items()]
+        return out
+
+
+def best_move(position: Position | str | None = None, rules: Rules | None = None, *,
+              seconds: float | None = None, depth: int | None = None, exact: bool = False,
+              all_moves: bool = False, table_mb: int | None = None) -> BestMove:
+    """Search a position (the start of ``rules`` when None): exactly, to ``depth`` plies, or for
+    ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
+    the end of every line reports ``exact=True``. Without ``rules``, a position is played
+    with captures from empty opposite pits (the default rule)."""
+    from solver.search.alphabeta import AlphaBeta
+    if rules is None:
+        pos, rules = position_and_rules(position)
+    else:
+        pos, rules = position_and_rules(position, rules.pits, None if position is not None
+                                        else rules.stones, rules.capture_empty)
+    if reference.is_terminal(pos):
+        raise InputError(f"the game is over in {reference.format_position(pos)}: final stores "
+                         f"{'-'.join(map(str, reference.final_stores(pos)))}")
+    if sum(1 for _ in (seconds, depth) if _ is not None) + bool(exact) > 1:
+        raise InputError("choose one of a time limit, a depth or an exact solve")
+    if depth is not None and not 1 <= depth < 255:
+        raise InputError(f"depth must be 1..254 plies, got {depth}")
+    if seconds is not None and seconds <= 0:
+        raise InputError(f"time must be positive, got {seconds}")
+    engine = AlphaBeta(kernel_game(), table_mb or default_table_mb(pos, exact))
+    state = to_packed(pos, rules.capture_empty)
+    if exact:
+        found = engine.solve(state, all_moves=all_moves)
+    else:
+        found = engine.iterate(state, max_depth=depth,
+                               seconds=None if depth is not None else seconds or DEFAULT_SECONDS,
+                               all_moves=all_moves)
+    side, m = pos.to_move, pos.m
+    return BestMove(
+        position=reference.format_position(pos), rules=Rules(m, rules.stones, rules.capture_empty),
+        move=None if found.move is None else move_of(found.move, side, m),
+        value=found.value, exact=found.exact, depth=found.depth, pv=pv_bins(state, side, found.pv),
+        nodes=found.nodes, seconds=found.seconds,
+        moves=None if found.moves is None else {move_of(k, side, m): v
+                                                for k, v in sorted(found.moves.items())})
+
+
+def default_table_mb(pos: Position, exact: bool) -> int:
+    """A table big enough for the search's likely size: a fresh table costs its size in page
+    faults (about 2 s per GB here), so small boards get small tables."""
+    in_pits = sum(pos.pits)
+    if not exact:
+        return 64
+    return 16 if in_pits <= 24 else 128 if in_pits <= 36 else 1024
+
+
+def pv_bins(state, side: int, lanes: list[int]) -> list[int]:
+    """Name a line of kernel moves by bin numbers, following who moves after each sowing."""
+    m = kernel.pits_of(state[0])
+    bins = []
+    for lane in lanes:
+        bins.append(move_of(lane, side, m))
+        state, info = kernel.play(state, lane)
+        if not info & kernel.EXTRA_TURN:
+            side = 1 - side
+    return bins
+
+
+def position_and_rules(position: Position | str | None = None, pits: int | None = None,
+                       stones: int | None = None, capture_empty: bool = True
+                       ) -> tuple[Position, Rules]:
+    """The position (the start when None) and the rules it is played under. ``pits`` and
+    ``stones`` default to what the position shows and are checked against it when given."""
+    if position is None:
+        rules = Rules(pits or 6, stones or 4, capture_empty)
+        return reference.start(rules), rules
+    pos = reference.parse_position(position) if isinstance(position, str) else position
+    if pits is not None and pits != pos.m:
+        raise InputError(f"position has {pos.m} bins per side, but pits is {pits}")
+    if stones is not None and pos.stones() != 2 * pos.m * stones:
+        raise InputError(f"position holds {pos.stones()} stones, but Kalah({pos.m},{stones}) "
+                         f"has {2 * pos.m * stones}")
+    if stones is None:  # stones per pit only names the game; infer it, within the lane limit
+        stones = min(max(1, pos.stones() // (2 * pos.m)), reference.MAX_STONES_TOTAL // (2 * pos.m))
+    return pos, Rules(pos.m, stones, capture_empty)

@@ -215,27 +215,31 @@ def parse_move(text: str, pos: Position) -> int:
     if not re.fullmatch(r"\s*\d+\s*", text):
         raise InputError(f"move {text!r} is not a bin number")
     move = int(text)
-    if move not in legal_moves(pos):
-        own = bins_of(pos.to_move, pos.m)
-        why = (f"bin {move} belongs to {SIDE_NAMES[1 - pos.to_move]}" if 1 <= move <= 2 * pos.m
-               and move not in own else f"bin {move} is empty" if move in own
-               else f"there is no bin {move}")
-        raise InputError(f"illegal move {move} for {SIDE_NAMES[pos.to_move]}: {why}")
-    return move
+    if move in legal_moves(pos):
+        return move
+    own = bins_of(pos.to_move, pos.m)
+    if is_terminal(pos):
+        why = "the game is over"
+    elif not 1 <= move <= 2 * pos.m:
+        why = f"there is no bin {move}"
+    elif move not in own:
+        why = f"bin {move} belongs to {SIDE_NAMES[1 - pos.to_move]}"
+    else:
+        why = f"bin {move} is empty"
+    raise InputError(f"illegal move {move} for {SIDE_NAMES[pos.to_move]}: {why}")
 
 
 def draw_board(pos: Position) -> str:
-    """The board as the rulebook pictures it: B's bins on top (right to left), A's below."""
+    """The board as the rulebook pictures it: B's bins on top (right to left), A's below, each
+    store at its owner's right hand, bin numbers outside."""
     m = pos.m
-    top = " ".join(f"{pos.pits[i]:2d}" for i in range(2 * m - 1, m - 1, -1))
-    bottom = " ".join(f"{pos.pits[i]:2d}" for i in range(m))
-    top_numbers = " ".join(f"{i + 1:2d}" for i in range(2 * m - 1, m - 1, -1))
-    bottom_numbers = " ".join(f"{i + 1:2d}" for i in range(m))
-    pad = " " * 6
-    arrow = lambda side: "<-" if pos.to_move == side else "  "  # noqa: E731
+    row = lambda bins: "".join(f"{pos.pits[i]:3d}" for i in bins)  # noqa: E731
+    numbers = lambda bins: "".join(f"{i + 1:3d}" for i in bins)  # noqa: E731
+    b_bins, a_bins = range(2 * m - 1, m - 1, -1), range(m)
+    mover = f"{SIDE_NAMES[pos.to_move]} to move"
     return "\n".join([
-        f"{pad} {top_numbers}        bins of B",
-        f"{pos.stores[B]:4d}  {top}  {arrow(B)}",
-        f"{pad} {bottom} {pos.stores[A]:4d}  {arrow(A)}",
-        f"{pad} {bottom_numbers}        bins of A",
+        f"      {numbers(b_bins)}",
+        f"[{pos.stores[B]:3d}] {row(b_bins)}" + ("   <- " + mover if pos.to_move == B else ""),
+        f"      {row(a_bins)}  [{pos.stores[A]:3d}]" + ("   <- " + mover if pos.to_move == A else ""),
+        f"      {numbers(a_bins)}",
     ])

@@ -1,0 +1,135 @@
+"""`solver ...`: parse the command line, call the API, print. Nothing else lives here.
+
+Bad input ends with one line on stderr and exit code 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from solver.errors import InputError
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``solver: error: ...``) and exit code 2."""
+
+    def error(self, message):
+        raise InputError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="solver", description="Game-tree search and solver toolkit.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    best = commands.add_parser("best", help="best move of a position")
+    best_games = best.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    mancala = best_games.add_parser("mancala", help="Kalah(m,n): exact or timed alpha-beta")
+    mancala.add_argument("position", nargs="?", help="'P1,...,Pm/Pm+1,...,P2m SA-SB X' "
+                         "(default: the start)")
+    _mancala_rules_options(mancala)
+    budget = mancala.add_mutually_exclusive_group()
+    budget.add_argument("--time", type=float, metavar="S", help="search for about S seconds "
+                        "(default 3)")
+    budget.add_argument("--depth", type=int, metavar="D", help="search D sowings deep")
+    budget.add_argument("--exact", action="store_true", help="prove the game-theoretic value")
+    mancala.add_argument("--all-moves", action="store_true",
+                         help="also give the exact value of every legal move")
+    mancala.add_argument("--table-mb", type=int, metavar="MB",
+                         help="transposition table size (default 64; with --exact 16 to 1024 by the "
+                         "stones in play)")
+    mancala.add_argument("--json", action="store_true", help="print one JSON object")
+    mancala.set_defaults(run=_best_mancala)
+
+    perft = commands.add_parser("perft", help="count move sequences (move-generator check)")
+    perft_games = perft.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    mancala = perft_games.add_parser("mancala", help="leaf nodes at exactly DEPTH sowings")
+    mancala.add_argument("position", nargs="?", help="position (default: the start)")
+    mancala.add_argument("depth", type=int, help="sowings")
+    _mancala_rules_options(mancala)
+    mancala.add_argument("--divide", action="store_true", help="count per first move")
+    mancala.add_argument("--json", action="store_true", help="print one JSON object")
+    mancala.set_defaults(run=_perft_mancala)
+    return parser
+
+
+def _mancala_rules_options(parser):
+    parser.add_argument("--pits", type=int, metavar="M", help="pits per side (default 6, or "
+                        "as the position has)")
+    parser.add_argument("--stones", type=int, metavar="N", help="stones per pit at the start "
+                        "(default 4; checked against the position when given)")
+    parser.add_argument("--no-capture-empty", dest="capture_empty", action="store_false",
+                        help="capture only when the opposite pit holds stones")
+
+
+def _mancala_position(args):
+    """The position and rules the options describe, checked against each other."""
+    from solver.mancala import position_and_rules
+    return position_and_rules(args.position, args.pits, args.stones, args.capture_empty)
+
+
+def _best_mancala(args) -> str:
+    from solver.games import mancala as reference
+    from solver.mancala import best_move
+    pos, rules = _mancala_position(args)
+    if args.table_mb is not None and not 1 <= args.table_mb <= 65536:
+        raise InputError(f"--table-mb must be 1..65536, got {args.table_mb}")
+    found = best_move(pos, rules, seconds=args.time, depth=args.depth, exact=args.exact,
+                      all_moves=args.all_moves, table_mb=args.table_mb)
+    if args.json:
+        return json.dumps(found.to_dict())
+    capture = "also from an empty opposite pit" if rules.capture_empty else \
+        "only from a non-empty opposite pit"
+    how = "exact" if found.exact else f"depth {found.depth}"
+    lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   "
+             f"(captures {capture})", "",
+             reference.draw_board(pos), "",
+             f"best move: {found.move}   value: {found.value:+d} ({how})",
+             f"line: {' '.join(map(str, found.pv))}"]
+    if found.moves is not None:
+        lines.append("moves: " + "  ".join(f"{m}: {v:+d}" for m, v in found.moves.items()))
+    lines.append(f"nodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
+                 f"time: {found.seconds:.3f} s")
+    return "\n".join(lines)
+
+
+def _perft_mancala(args) -> str:
+    from solver import mancala
+    pos, rules = _mancala_position(args)
+    if not 0 <= args.depth <= 64:
+        raise InputError(f"perft depth must be 0..64, got {args.depth}")
+    import time
+    start = time.perf_counter()
+    divide = mancala.perft_divide(pos, args.depth, rules.capture_empty) if args.divide else None
+    total = sum(divide.values()) if divide is not None else \
+        mancala.perft(pos, args.depth, rules.capture_empty)
+    seconds = time.perf_counter() - start
+    if args.json:
+        out = dict(position=str(pos), depth=args.depth, capture_empty=rules.capture_empty,
+                   nodes=total, seconds=round(seconds, 6))
+        if divide is not None:
+            out["divide"] = {str(m): n for m, n in divide.items()}
+        return json.dumps(out)
+    lines = [f"{m}: {n}" for m, n in divide.items()] if divide is not None else []
+    rate = total / seconds if seconds > 0 else 0
+    lines.append(f"perft({args.depth}) = {total}   ({seconds:.3f} s, {rate:,.0f} leaves/s)")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        print(args.run(args))
+        return 0
+    except InputError as error:
+        print(f"solver: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("solver: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

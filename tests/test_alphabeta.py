@@ -1,0 +1,152 @@
+"""Alpha-beta against a plain minimax written here, independently, over the reference rules.
+
+The value of a position is the final store difference, side to move minus opponent, under
+perfect play, the current stores included.
+"""
+from functools import lru_cache
+
+import pytest
+
+from kernels import alphabeta as ab
+from solver import mancala as glue
+from solver.games import mancala as reference
+from solver.search.alphabeta import AlphaBeta
+
+
+@lru_cache(maxsize=None)
+def minimax(pos: reference.Position, capture_empty: bool) -> int:
+    """Exact value by trying every line (memoised on the whole position, stores included)."""
+    if reference.is_terminal(pos):
+        return reference.score(pos)
+    values = []
+    for move in reference.legal_moves(pos):
+        child = reference.play(pos, move, capture_empty)
+        value = minimax(child, capture_empty)
+        values.append(value if child.to_move == pos.to_move else -value)
+    return max(values)
+
+
+def minimax_to_depth(pos, depth, capture_empty):
+    """Depth-limited minimax whose horizon is valued by the store difference."""
+    if reference.is_terminal(pos):
+        return reference.score(pos)
+    if depth == 0:
+        side = pos.to_move
+        return pos.stores[side] - pos.stores[1 - side]
+    values = []
+    for move in reference.legal_moves(pos):
+        child = reference.play(pos, move, capture_empty)
+        value = minimax_to_depth(child, depth - 1, capture_empty)
+        values.append(value if child.to_move == pos.to_move else -value)
+    return max(values)
+
+
+def random_position(rng, m, stones_in_pits, to_move=None):
+    """Few stones spread at random over both sides (each side keeps at least one), random stores."""
+    while True:
+        pits = [0] * (2 * m)
+        for _ in range(stones_in_pits):
+            pits[rng.randrange(2 * m)] += 1
+        pos = reference.Position(tuple(pits), (rng.randrange(10), rng.randrange(10)),
+                                 rng.randrange(2) if to_move is None else to_move)
+        if not reference.is_terminal(pos):
+            return pos
+
+
+def engine(options=0, table_mb=4):
+    searcher = AlphaBeta(glue.kernel_game(), table_mb)
+    searcher.stats[ab.OPTIONS] = options
+    return searcher
+
+
+ALL_SETTINGS = [0, ab.NO_TABLE, ab.NO_ORDERING, ab.NO_TABLE | ab.NO_ORDERING]
+
+
+@pytest.mark.parametrize("options", ALL_SETTINGS, ids=["tt+order", "no-tt", "no-order", "bare"])
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_exact_value_equals_minimax_on_random_positions(rng, options, capture_empty):
+    searcher = engine(options)
+    for _ in range(60):
+        pos = random_position(rng, rng.randrange(2, 7), rng.randrange(2, 11))
+        state = glue.to_packed(pos, capture_empty)
+        found = searcher.solve(state)
+        assert found.exact
+        assert found.value == minimax(pos, capture_empty), reference.format_position(pos)
+        if found.move is not None:  # the move it names achieves the value
+            assert searcher.move_value(state, found.move) == found.value
+
+
+@pytest.mark.parametrize("options", ALL_SETTINGS[1:], ids=["no-tt", "no-order", "bare"])
+def test_depth_limited_value_equals_depth_limited_minimax(rng, options):
+    searcher = engine(options)
+    for _ in range(40):
+        pos = random_position(rng, rng.randrange(2, 7), rng.randrange(4, 16))
+        depth = rng.randrange(1, 5)
+        found = searcher.iterate(glue.to_packed(pos), max_depth=depth)
+        assert found.value == minimax_to_depth(pos, found.depth, True), reference.format_position(pos)
+
+
+def test_every_move_value_and_the_line_keep_the_value(rng):
+    searcher = engine()
+    for _ in range(30):
+        pos = random_position(rng, rng.randrange(2, 7), rng.randrange(3, 10))
+        found = searcher.solve(glue.to_packed(pos), all_moves=True)
+        for lane, value in found.moves.items():
+            move = glue.move_of(lane, pos.to_move, pos.m)
+            child = reference.play(pos, move)
+            expected = minimax(child, True)
+            assert value == (expected if child.to_move == pos.to_move else -expected)
+        assert found.value == max(found.moves.values())
+        assert _line_value(pos, glue.pv_bins(glue.to_packed(pos), pos.to_move, found.pv)) == \
+            found.value
+
+
+def _line_value(pos, line):
+    """Play a principal variation to its end: its final score is the position's value."""
+    side = pos.to_move
+    for move in line:
+        pos = reference.play(pos, move)
+    assert reference.is_terminal(pos), "the exact line runs to the end of the game"
+    stores = reference.final_stores(pos)
+    return stores[side] - stores[1 - side]
+
+
+SMALL_BOARDS = [(m, n) for m in range(1, 5) for n in range(1, 5) if m * n <= 9]
+
+
+@pytest.mark.parametrize("m,n", SMALL_BOARDS)
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_small_boards_from_the_start_agree_with_brute_force(m, n, capture_empty):
+    rules = reference.Rules(m, n, capture_empty)
+    found = glue.best_move(None, rules, exact=True, all_moves=True)
+    start = reference.start(rules)
+    assert found.value == minimax(start, capture_empty)
+    for move, value in found.moves.items():
+        child = reference.play(start, move, capture_empty)
+        expected = minimax(child, capture_empty)
+        assert value == (expected if child.to_move == start.to_move else -expected)
+
+
+def test_a_timed_search_that_sees_every_line_to_the_end_reports_exact():
+    pos = reference.parse_position("0,0,0,1,2,1/1,0,3,0,0,1 20-19 A")
+    found = glue.best_move(pos, seconds=0.5)
+    assert found.exact and found.value == minimax(pos, True)
+
+
+def test_stores_shift_the_value_but_not_the_best_play(rng):
+    """Stores never affect play: the value moves with the store difference."""
+    searcher = engine()
+    for _ in range(20):
+        pos = random_position(rng, 4, 8)
+        moved = reference.Position(pos.pits, (pos.stores[0] + 5, pos.stores[1]), pos.to_move)
+        shift = 5 if pos.to_move == reference.A else -5
+        assert searcher.solve(glue.to_packed(moved)).value == \
+            searcher.solve(glue.to_packed(pos)).value + shift
+
+
+def test_node_limit_aborts_without_storing_a_wrong_value():
+    state = glue.to_packed(reference.start(reference.Rules(4, 3)))
+    interrupted = engine()
+    for limit in (50, 500, 5000):
+        assert interrupted._search(state, ab.EXACT, -ab.INFINITY, ab.INFINITY, limit) is None
+    assert interrupted.solve(state).value == engine().solve(state).value
