@@ -7,7 +7,9 @@ Game contract, for a 2-player zero-sum game whose state is a pair of uint64 word
 
     legal_moves(S, out: int64[::1]) -> int64    moves into ``out`` (each 0..63); 0 = game over
     play(S, move) -> (S, int64 info)            info bit 0: the same side moves again (no
-                                                negation), bit 2: the move ended the game
+                                                negation), bit 2: the move ended the game,
+                                                bits 8..: 256 + what the move banks for the
+                                                mover (orders the moves)
     evaluate(S) -> int64                        heuristic value, side to move's view
     score(S) -> int64                           exact value of a finished game
     banked(S) -> int64                          part of the value already fixed (Mancala: the
@@ -285,7 +287,7 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
         if info & 1:
             order = (1 << 40) + (move << 32)
         else:
-            order = (-banked(child) - fixed + 1024) << 24
+            order = ((info >> 8) - 256 + 1024) << 24
         order += history[HISTORY + move]
         if move == tt_move:
             order = 1 << 50

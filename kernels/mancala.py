@@ -33,6 +33,8 @@ STATE = types.UniTuple(types.uint64, 2)
 EXTRA_TURN = 1   # the last stone fell into the mover's store: the same side moves again
 CAPTURE = 2      # the last stone captured
 GAME_OVER = 4    # the move ended the game (and swept the pits)
+GAIN_SHIFT = 8   # bits 8..: 256 + what the move banks for the mover (own store gain minus the
+GAIN_BIAS = 256  # opponent's), a move-ordering hint
 
 MAX_PITS = 6
 CONFIG_SHIFT = 56
@@ -104,6 +106,13 @@ def lane_sum(lanes):
     return np.int64((lanes * _ALL_ONES) >> np.uint64(56))
 
 
+@kernel(types.int64(STATE))
+def store_difference(state):
+    """Mover's store minus the other's: the part of the value already banked."""
+    shift = np.uint64(8 * pits_of(state[0]))
+    return np.int64((state[0] >> shift) & _BYTE) - np.int64((state[1] >> shift) & _BYTE)
+
+
 @kernel(types.int64(STATE, types.int64[::1]))
 def legal_moves(state, out):
     """Write the mover's non-empty pit lanes (0..m-1) into ``out``; return how many. None once
@@ -124,9 +133,11 @@ def legal_moves(state, out):
 @kernel(types.Tuple((STATE, types.int64))(STATE, types.int64))
 def play(state, lane):
     """Sow the mover's pit ``lane``. Returns the next state (turned round unless EXTRA_TURN)
-    and the EXTRA_TURN | CAPTURE | GAME_OVER bits. The lane must hold stones."""
+    and the info: EXTRA_TURN | CAPTURE | GAME_OVER bits, and the store gain above GAIN_SHIFT.
+    The lane must hold stones."""
     mover, other = state
     m = pits_of(mover)
+    before = store_difference(state)
     shift = np.uint64(8 * lane)
     stones = (mover >> shift) & _BYTE
     mover -= stones << shift
@@ -156,6 +167,9 @@ def play(state, lane):
         mover &= ~mask
         other &= ~mask
         info |= GAME_OVER
+    gain = (np.int64((mover >> store_shift) & _BYTE) - np.int64((other >> store_shift) & _BYTE)
+            - before)
+    info |= (gain + GAIN_BIAS) << GAIN_SHIFT
     if info & EXTRA_TURN:
         return (mover, other), info
     return (other, mover), info
@@ -166,13 +180,6 @@ def is_terminal(state):
     """True once either side's pits are all empty."""
     mask = PIT_MASK[pits_of(state[0])]
     return (state[0] & mask) == 0 or (state[1] & mask) == 0
-
-
-@kernel(types.int64(STATE))
-def store_difference(state):
-    """Mover's store minus the other's: the part of the value already banked."""
-    shift = np.uint64(8 * pits_of(state[0]))
-    return np.int64((state[0] >> shift) & _BYTE) - np.int64((state[1] >> shift) & _BYTE)
 
 
 @kernel(types.int64(STATE))

@@ -54,10 +54,15 @@ def captures(pos: Position, move: int, capture_empty: bool) -> bool:
 
 
 def expected_info(pos: Position, move: int, after: Position, capture_empty: bool) -> int:
-    """The kernel's info bits for a move, from the reference's result."""
+    """The kernel's info for a move, from the reference's result: the flag bits, and above
+    GAIN_SHIFT what the move banked for the mover (own store gain minus the opponent's)."""
+    side = pos.to_move
+    gain = ((after.stores[side] - pos.stores[side])
+            - (after.stores[1 - side] - pos.stores[1 - side]))
     return ((kernel.EXTRA_TURN if after.to_move == pos.to_move else 0)
             | (kernel.CAPTURE if captures(pos, move, capture_empty) else 0)
-            | (kernel.GAME_OVER if reference.is_terminal(after) else 0))
+            | (kernel.GAME_OVER if reference.is_terminal(after) else 0)
+            | (gain + kernel.GAIN_BIAS) << kernel.GAIN_SHIFT)
 
 
 def check_position(pos: Position, capture_empty: bool) -> None:

@@ -1,0 +1,52 @@
+"""Mancala kernel benchmarks (pytest-benchmark). Run:
+
+    python -m pytest benches --benchmark-enable --benchmark-json=benches/results.json
+
+Each benchmark stores its work count in ``extra_info`` so rates (leaves/s, nodes/s) can be
+read from the JSON; compile time is excluded (a warm-up call runs before timing).
+"""
+import pytest
+
+from benches.positions import mancala_positions
+from kernels import alphabeta as ab
+from solver import mancala
+from solver.search.alphabeta import AlphaBeta
+
+POSITIONS = mancala_positions()
+IDS = [name for name, _, _ in POSITIONS]
+
+
+@pytest.mark.parametrize("name,text,capture_empty", POSITIONS, ids=IDS)
+def test_perft_depth_9(benchmark, name, text, capture_empty):
+    pos = mancala.parse_position(text)
+    mancala.perft(pos, 2, capture_empty)  # compile / load outside the timing
+    leaves = benchmark(mancala.perft, pos, 9, capture_empty)
+    benchmark.extra_info["leaves"] = leaves
+    benchmark.extra_info["leaves_per_second"] = leaves / benchmark.stats.stats.median
+
+
+@pytest.mark.parametrize("name,text,capture_empty", POSITIONS, ids=IDS)
+def test_alphabeta_depth_14(benchmark, name, text, capture_empty):
+    state = mancala.to_packed(mancala.parse_position(text), capture_empty)
+
+    def search():
+        engine = AlphaBeta(mancala.kernel_game(), 64)
+        engine.tt[:] = 0  # touch the table's pages outside the search
+        before = engine.nodes
+        engine.iterate(state, max_depth=14)
+        return engine.nodes - before
+
+    nodes = benchmark.pedantic(search, rounds=3, warmup_rounds=1)
+    benchmark.extra_info["nodes"] = nodes
+    benchmark.extra_info["nodes_per_second"] = nodes / benchmark.stats.stats.median
+
+
+@pytest.mark.parametrize("pits,stones", [(5, 4), (6, 3)])
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_exact_solve_small_board(benchmark, pits, stones, capture_empty):
+    rules = mancala.Rules(pits, stones, capture_empty)
+    found = benchmark.pedantic(lambda: mancala.best_move(None, rules, exact=True, table_mb=256),
+                               rounds=3, warmup_rounds=1)
+    benchmark.extra_info.update(value=found.value, nodes=found.nodes,
+                                nodes_per_second=found.nodes_per_second)
+    assert found.exact
