@@ -3,19 +3,18 @@
 The game's functions arrive as arguments (``numba.types.FunctionType``), so this module never
 imports a game and its compiled code is cached on disk per state type (see ``kernels._jit``).
 
-Game contract, for a 2-player zero-sum game whose state is a pair of uint64 words ``S``:
+Game contract, for a 2-player zero-sum game whose state is a pair of uint64 words ``S``
+(coarse functions: an indirect call costs a few ns and is never inlined, so a node makes two):
 
-    legal_moves(S, out: int64[::1]) -> int64    moves into ``out`` (each 0..63); 0 = game over
-    play(S, move) -> (S, int64 info)            info bit 0: the same side moves again (no
-                                                negation), bit 2: the move ended the game,
-                                                bits 8..: 256 + what the move banks for the
-                                                mover (orders the moves)
-    evaluate(S) -> int64                        heuristic value, side to move's view
-    score(S) -> int64                           exact value of a finished game
-    banked(S) -> int64                          part of the value already fixed (Mancala: the
-                                                store difference); the TT stores values net of it
-    swing(S) -> int64                           the value lies in banked +- swing
-    key(S) -> S                                 what the rest of the value depends on
+    expand(S, row: int64[::1]) -> int64     play every legal move into ``row`` (layout and
+                                            info bits in kernels/contract.py); 0 = game over
+    bounds(S) -> (banked, swing)            the value already fixed (Mancala: the store
+                                            difference) and the most it can still change by
+    evaluate(S) -> int64                    heuristic value, side to move's view
+    score(S) -> int64                       exact value of a finished game
+
+and, passed as plain words, ``key_mask``: the bits of each state word the rest of the game
+depends on (the table stores values net of ``banked``, keyed by ``S & key_mask``).
 
 Values are from the side to move's view. Depth ``EXACT`` means "to the end of the game": no
 heuristic leaf is used, and every TT entry written under it is a proven bound.
@@ -33,27 +32,27 @@ whole, so two positions never share an entry by a hash collision. The data word:
     work: log2 of the nodes the entry's search took; replacement keeps the deeper, then the
     costlier entry of a bucket.
 
-Scratch: one int64 array ``work`` of shape (MAX_PLY + 1, 5 * MAX_MOVES) (see
-:func:`new_workspace`), so the recursion passes few arguments. Row ``ply`` < MAX_PLY holds that
-ply's moves in blocks of MAX_MOVES: ``MOVE | ORDER key | INFO bits | CHILD0 | CHILD1`` (the
-child's two words, bit-cast to int64). Row MAX_PLY holds the history counters (columns
-0..63) and the stats (``STATS + NODES``, ...).
+Scratch: one int64 array ``work`` of shape (MAX_PLY + 1, EXPANSION_WIDTH) (see
+:func:`new_workspace`), so the recursion passes few arguments. Row ``ply`` < MAX_PLY is that
+ply's expansion (kernels/contract.py); the search writes the ORDER block. Row MAX_PLY holds the
+history counters (columns 0..63) and the stats (``STATS + NODES``, ...).
 """
 import numpy as np
 from numba import types
 
 from kernels._intrinsics import prefetch_row
 from kernels._jit import fn, kernel
+from kernels.contract import (CHILD0, CHILD1, EXPANSION_WIDTH, EXTRA_TURN, GAIN_BIAS, GAIN_SHIFT,
+                              GAME_OVER, INFO, MAX_MOVES, MOVE, ORDER)
 
 STATE = types.UniTuple(types.uint64, 2)
 EXACT = 255                 # depth meaning: search to the end of the game
 MAX_PLY = 1024
-MAX_MOVES = 64
 INFINITY = 1 << 20          # beyond any game value
 HISTORY_LIMIT = 1 << 22
 # Positions whose value can change by at most this much have tiny subtrees: searching them
 # again is cheaper than a table probe that misses the cache.
-TT_MIN_SWING = 3
+TT_MIN_SWING = 4
 
 # stats[] slots
 NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS = range(8)
@@ -72,13 +71,10 @@ _U8 = np.uint64(0xFF)
 def game_signatures(state_type):
     """The signatures a game's functions must be compiled for to be passed to this kernel."""
     return dict(
-        legal_moves=types.int64(state_type, types.int64[::1]),
-        play=types.Tuple((state_type, types.int64))(state_type, types.int64),
+        expand=types.int64(state_type, types.int64[::1]),
+        bounds=types.UniTuple(types.int64, 2)(state_type),
         evaluate=types.int64(state_type),
         score=types.int64(state_type),
-        banked=types.int64(state_type),
-        swing=types.int64(state_type),
-        key=state_type(state_type),
     )
 
 
@@ -160,14 +156,12 @@ def log2_floor(n):
 GAME = game_signatures(STATE)
 _SEARCH_SIGNATURE = types.int64(
     STATE, types.int64, types.int64, types.int64, types.int64,
-    fn(GAME["legal_moves"]), fn(GAME["play"]), fn(GAME["evaluate"]), fn(GAME["score"]),
-    fn(GAME["banked"]), fn(GAME["swing"]), fn(GAME["key"]),
-    types.uint64[:, ::1], types.int64[:, ::1])
+    fn(GAME["expand"]), fn(GAME["bounds"]), fn(GAME["evaluate"]), fn(GAME["score"]),
+    types.uint64, types.uint64, types.uint64[:, ::1], types.int64[:, ::1])
 
-# Column blocks of a ply's row in ``work``; the history and stats live in row MAX_PLY.
-MOVE, ORDER, INFO, CHILD0, CHILD1 = (i * MAX_MOVES for i in range(5))
+# The history counters and the stats live in row MAX_PLY of ``work``.
 HISTORY, STATS = 0, MAX_MOVES
-WORK_SHAPE = (MAX_PLY + 1, 5 * MAX_MOVES)
+WORK_SHAPE = (MAX_PLY + 1, EXPANSION_WIDTH)
 
 
 def new_workspace():
@@ -197,7 +191,7 @@ def _sort_moves(row, count):
             j -= 1
         if j == i:
             continue
-        for block in range(0, 5 * MAX_MOVES, MAX_MOVES):
+        for block in range(0, EXPANSION_WIDTH, MAX_MOVES):
             held = row[block + i]
             for k in range(i, j, -1):
                 row[block + k] = row[block + k - 1]
@@ -215,9 +209,15 @@ def _reward_history(work, move, bonus):
             history[HISTORY + m] >>= 1
 
 
+@kernel(types.int64(types.uint64, types.uint64, types.uint64[:, ::1]))
+def bucket_of(word0, word1, tt):
+    """First entry of the bucket a key hashes to."""
+    return np.int64(mix(word0, word1) & np.uint64(tt.shape[0] - 2))
+
+
 @kernel(_SEARCH_SIGNATURE)
-def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, banked, swing,
-           key, tt, work):
+def search(state, depth, alpha, beta, ply, expand, bounds, evaluate, score, mask0, mask1, tt,
+           work):
     """Fail-soft negamax value of ``state`` within (alpha, beta) at ``depth`` plies (EXACT: to
     the end of the game). Aborts (returns 0, stats ABORTED = 1) once stats NODES passes
     NODE_LIMIT; an aborted search stores nothing. At ply 0 the best move goes to stats
@@ -236,15 +236,15 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
         stats[ROOT_MOVE] = -1
 
     # Step 1. The value range the game guarantees may already decide the window.
-    fixed = banked(state)
-    spread = swing(state)
+    fixed, spread = bounds(state)
     if fixed - spread >= beta:
         return fixed - spread
     if fixed + spread <= alpha:
         return fixed + spread
 
     # Step 2. Transposition table: bounds from a search at least as deep narrow the window.
-    word0, word1 = key(state)
+    word0 = state[0] & mask0
+    word1 = state[1] & mask1
     use_tt = spread > TT_MIN_SWING and not stats[OPTIONS] & NO_TABLE
     slot = tt_find(tt, word0, word1) if use_tt else -1
     tt_move = -1
@@ -271,31 +271,27 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
         stats[HEURISTIC_LEAVES] += 1
         return evaluate(state)
 
-    # Step 3. Generate the moves, play each once, and order them: the TT move, then moves that
-    # keep the turn (nearest the goal first: they leave the others playable), then by what
-    # they bank, then by history.
+    # Step 3. Expand, and order the moves: the TT move, then moves that keep the turn (nearest
+    # the goal first: they leave the others playable), then by what they bank, then history.
     row = work[ply]
-    count = legal_moves(state, row)
+    count = expand(state, row)
     if count == 0:
         return score(state)
     history = work[MAX_PLY]
     for i in range(count):
         move = row[MOVE + i]
-        child, info = play(state, move)
-        row[CHILD0 + i] = np.int64(child[0])
-        row[CHILD1 + i] = np.int64(child[1])
-        if info & 1:
+        info = row[INFO + i]
+        if info & EXTRA_TURN:
             order = (1 << 40) + (move << 32)
         else:
-            order = ((info >> 8) - 256 + 1024) << 24
+            order = ((info >> GAIN_SHIFT) - GAIN_BIAS + 1024) << 24
         order += history[HISTORY + move]
         if move == tt_move:
             order = 1 << 50
         row[ORDER + i] = order
-        row[INFO + i] = info
-        if use_tt and not info & 4:  # the child will likely be searched: load its bucket now
-            child_key = key(child)
-            prefetch_row(tt, np.int64(mix(child_key[0], child_key[1]) & np.uint64(tt.shape[0] - 2)))
+        if use_tt and not info & GAME_OVER:  # the child will likely be searched: load its
+            prefetch_row(tt, bucket_of(np.uint64(row[CHILD0 + i]) & mask0,  # bucket now
+                                       np.uint64(row[CHILD1 + i]) & mask1, tt))
     if not stats[OPTIONS] & NO_ORDERING:
         _sort_moves(row, count)
 
@@ -308,15 +304,15 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
     for i in range(count):
         child = (np.uint64(row[CHILD0 + i]), np.uint64(row[CHILD1 + i]))
         info = row[INFO + i]
-        same_side = info & 1
-        if info & 4:
+        same_side = info & EXTRA_TURN
+        if info & GAME_OVER:
             value = score(child) if same_side else -score(child)
         elif same_side:
-            value = search(child, next_depth, alpha, beta, ply + 1, legal_moves, play, evaluate,
-                           score, banked, swing, key, tt, work)
+            value = search(child, next_depth, alpha, beta, ply + 1, expand, bounds, evaluate,
+                           score, mask0, mask1, tt, work)
         else:
-            value = -search(child, next_depth, -beta, -alpha, ply + 1, legal_moves, play,
-                            evaluate, score, banked, swing, key, tt, work)
+            value = -search(child, next_depth, -beta, -alpha, ply + 1, expand, bounds,
+                            evaluate, score, mask0, mask1, tt, work)
         if stats[ABORTED]:
             return 0
         if value > best:
@@ -329,17 +325,14 @@ def search(state, depth, alpha, beta, ply, legal_moves, play, evaluate, score, b
                     break
 
     # Step 5. Store what was learnt, net of the banked part.
-    if not use_tt:
-        pass
-    elif best <= original_alpha:
-        tt_store(tt, word0, word1, -INFINITY, best - fixed, depth, best_move,
-                 log2_floor(stats[NODES] - nodes_before + 1))
-    elif best >= beta:
-        tt_store(tt, word0, word1, best - fixed, INFINITY, depth, best_move,
-                 log2_floor(stats[NODES] - nodes_before + 1))
-    else:
-        tt_store(tt, word0, word1, best - fixed, best - fixed, depth, best_move,
-                 log2_floor(stats[NODES] - nodes_before + 1))
+    if use_tt:
+        work_done = log2_floor(stats[NODES] - nodes_before + 1)
+        if best <= original_alpha:
+            tt_store(tt, word0, word1, -INFINITY, best - fixed, depth, best_move, work_done)
+        elif best >= beta:
+            tt_store(tt, word0, word1, best - fixed, INFINITY, depth, best_move, work_done)
+        else:
+            tt_store(tt, word0, word1, best - fixed, best - fixed, depth, best_move, work_done)
     if ply == 0:
         stats[ROOT_MOVE] = best_move
     return best

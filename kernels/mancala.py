@@ -26,15 +26,14 @@ import numpy as np
 from numba import types
 
 from kernels._jit import kernel
+# play() reports what happened in these bits of its second result (kernels/contract.py):
+# EXTRA_TURN: the last stone fell into the mover's store, the same side moves again; CAPTURE:
+# the last stone captured; GAME_OVER: the move ended the game (and swept the pits); above
+# GAIN_SHIFT: GAIN_BIAS + the mover's store gain minus the opponent's.
+from kernels.contract import (CAPTURE, CHILD0, CHILD1, EXTRA_TURN, GAIN_BIAS,  # noqa: F401
+                              GAIN_SHIFT, GAME_OVER, INFO, MOVE)
 
 STATE = types.UniTuple(types.uint64, 2)
-
-# play() reports what happened in these bits of its second result.
-EXTRA_TURN = 1   # the last stone fell into the mover's store: the same side moves again
-CAPTURE = 2      # the last stone captured
-GAME_OVER = 4    # the move ended the game (and swept the pits)
-GAIN_SHIFT = 8   # bits 8..: 256 + what the move banks for the mover (own store gain minus the
-GAIN_BIAS = 256  # opponent's), a move-ordering hint
 
 MAX_PITS = 6
 CONFIG_SHIFT = 56
@@ -196,9 +195,36 @@ def score(state):
     return store_difference(state) + lane_sum(state[0] & mask) - lane_sum(state[1] & mask)
 
 
+@kernel(types.int64(STATE, types.int64[::1]))
+def expand(state, row):
+    """Play every legal move; write moves, info and children into ``row`` (kernels/contract.py
+    layout). Returns how many; 0 once the game is over."""
+    mover = state[0]
+    m = pits_of(mover)
+    mask = PIT_MASK[m]
+    if (mover & mask) == 0 or (state[1] & mask) == 0:
+        return 0
+    count = 0
+    for lane in range(m):
+        if (mover >> np.uint64(8 * lane)) & _BYTE:
+            child, info = play(state, lane)
+            row[MOVE + count] = lane
+            row[INFO + count] = info
+            row[CHILD0 + count] = np.int64(child[0])
+            row[CHILD1 + count] = np.int64(child[1])
+            count += 1
+    return count
+
+
+@kernel(types.UniTuple(types.int64, 2)(STATE))
+def bounds(state):
+    """(banked, swing): the store difference, and the stones still in pits, the most it can
+    still change by. The final value lies in banked +- swing."""
+    return store_difference(state), stones_in_pits(state)
+
+
 @kernel(STATE(STATE))
-def key(state):
-    """The state without its stores: stores never affect play, so positions that differ only
-    in their stores share one transposition-table entry (values are stored net of the stores)."""
+def key_mask(state):
+    """The bits of each word that the rest of the game depends on: all but the stores."""
     keep = ~(np.uint64(0xFF) << np.uint64(8 * pits_of(state[0])))
-    return (state[0] & keep, state[1] & keep)
+    return (keep, keep)

@@ -83,10 +83,9 @@ def kernel_game():
     """The packed kernel's functions in the form the alpha-beta search takes them. The
     heuristic evaluation is the store difference (the value already banked)."""
     from solver.search.alphabeta import KernelGame
-    return KernelGame(legal_moves=kernel.legal_moves, play=kernel.play,
+    return KernelGame(expand=kernel.expand, bounds=kernel.bounds,
                       evaluate=kernel.store_difference, score=kernel.score,
-                      banked=kernel.store_difference, swing=kernel.stones_in_pits,
-                      key=kernel.key)
+                      key_mask=kernel.key_mask, play=kernel.play, legal_moves=kernel.legal_moves)
 
 
 # --- best move ---------------------------------------------------------------------------------

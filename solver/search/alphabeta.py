@@ -15,16 +15,17 @@ DEFAULT_TABLE_MB = 256
 
 
 class KernelGame(NamedTuple):
-    """A game's compiled functions, in the order the search kernel takes them (see the contract
-    in ``kernels/alphabeta.py``)."""
+    """A game's compiled functions (the contract is in ``kernels/alphabeta.py``): the first four
+    go into the search kernel; ``key_mask`` gives the table-key bits (the same for every state
+    reachable from the one asked about); ``play`` and ``legal_moves`` serve this driver."""
 
-    legal_moves: Callable
-    play: Callable
+    expand: Callable
+    bounds: Callable
     evaluate: Callable
     score: Callable
-    banked: Callable
-    swing: Callable
-    key: Callable
+    key_mask: Callable
+    play: Callable
+    legal_moves: Callable
 
 
 @dataclass
@@ -67,7 +68,10 @@ class AlphaBeta:
         stats = self.stats
         stats[ab.ABORTED] = 0
         stats[ab.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
-        value = ab.search(state, depth, alpha, beta, 0, *self.game, self.tt, self.work)
+        game = self.game
+        mask0, mask1 = game.key_mask(state)
+        value = ab.search(state, depth, alpha, beta, 0, game.expand, game.bounds, game.evaluate,
+                          game.score, mask0, mask1, self.tt, self.work)
         if stats[ab.ABORTED]:
             if stats[ab.MAX_PLY_SEEN] >= ab.MAX_PLY - 1:
                 raise RuntimeError(f"search went deeper than {ab.MAX_PLY} plies")
@@ -153,8 +157,8 @@ class AlphaBeta:
         return low >= target and high <= target
 
     def _tt_move(self, state) -> int | None:
-        word0, word1 = self.game.key(state)
-        slot = ab.tt_find(self.tt, word0, word1)
+        mask0, mask1 = self.game.key_mask(state)
+        slot = ab.tt_find(self.tt, state[0] & mask0, state[1] & mask1)
         if slot < 0:
             return None
         move = int((int(self.tt[slot, 2]) >> 40) & 0xFF) - 1
