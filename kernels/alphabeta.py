@@ -32,9 +32,9 @@ whole, so two positions never share an entry by a hash collision. The data word:
     work: log2 of the nodes the entry's search took; replacement keeps the deeper, then the
     costlier entry of a bucket.
 
-Scratch: one int64 array ``work`` of shape (MAX_PLY + 1, EXPANSION_WIDTH) (see
-:func:`new_workspace`), so the recursion passes few arguments. Row ``ply`` < MAX_PLY is that
-ply's expansion (kernels/contract.py); the search writes the ORDER block. Row MAX_PLY holds the
+Scratch: one int64 array ``work`` of shape WORK_SHAPE (see :func:`new_workspace`), so the
+recursion passes few arguments. Row ``ply`` < MAX_PLY is that ply's expansion
+(kernels/contract.py) plus a BUCKET block; the search writes the ORDER and BUCKET blocks. Row MAX_PLY holds the
 history counters (columns 0..63) and the stats (``STATS + NODES``, ...).
 """
 import numpy as np
@@ -94,21 +94,26 @@ def _priority(data):
     return np.int64(((data >> np.uint64(32)) & _U8) * np.uint64(256) + ((data >> np.uint64(48)) & _U8))
 
 
-@kernel(types.int64(types.uint64[:, ::1], types.uint64, types.uint64))
-def tt_find(tt, word0, word1):
-    """Index of the entry holding this key, or -1."""
-    bucket = np.int64(mix(word0, word1) & np.uint64(tt.shape[0] - 2))
+@kernel(types.int64(types.uint64, types.uint64, types.uint64[:, ::1]))
+def bucket_of(word0, word1, tt):
+    """First entry of the bucket a key hashes to."""
+    return np.int64(mix(word0, word1) & np.uint64(tt.shape[0] - 2))
+
+
+@kernel(types.int64(types.uint64[:, ::1], types.int64, types.uint64, types.uint64))
+def tt_find(tt, bucket, word0, word1):
+    """Index of the entry holding this key in its bucket, or -1."""
     for slot in range(bucket, bucket + 2):
         if tt[slot, 0] == word0 and tt[slot, 1] == word1 and tt[slot, 2] & _IN_USE:
             return slot
     return -1
 
 
-@kernel(types.void(types.uint64[:, ::1], types.uint64, types.uint64, types.int64, types.int64,
-                   types.int64, types.int64, types.int64))
-def tt_store(tt, word0, word1, lower, upper, depth, move, work):
-    """Record bounds (net values; +-INFINITY = none) found by a search of ``depth``."""
-    bucket = np.int64(mix(word0, word1) & np.uint64(tt.shape[0] - 2))
+@kernel(types.void(types.uint64[:, ::1], types.int64, types.uint64, types.uint64, types.int64,
+                   types.int64, types.int64, types.int64, types.int64))
+def tt_store(tt, bucket, word0, word1, lower, upper, depth, move, work):
+    """Record bounds (net values; +-INFINITY = none) found by a search of ``depth``. The key is
+    looked for again: the subtree's stores may have replaced the entry found before it."""
     slot = -1
     for s in range(bucket, bucket + 2):
         if tt[s, 0] == word0 and tt[s, 1] == word1 and tt[s, 2] & _IN_USE:
@@ -155,13 +160,15 @@ def log2_floor(n):
 
 GAME = game_signatures(STATE)
 _SEARCH_SIGNATURE = types.int64(
-    STATE, types.int64, types.int64, types.int64, types.int64,
+    STATE, types.int64, types.int64, types.int64, types.int64, types.int64,
     fn(GAME["expand"]), fn(GAME["bounds"]), fn(GAME["evaluate"]), fn(GAME["score"]),
     types.uint64, types.uint64, types.uint64[:, ::1], types.int64[:, ::1])
 
 # The history counters and the stats live in row MAX_PLY of ``work``.
 HISTORY, STATS = 0, MAX_MOVES
-WORK_SHAPE = (MAX_PLY + 1, EXPANSION_WIDTH)
+# The search adds one block to a ply's expansion row: each child's TT bucket (-1: none).
+BUCKET = EXPANSION_WIDTH
+WORK_SHAPE = (MAX_PLY + 1, EXPANSION_WIDTH + MAX_MOVES)
 
 
 def new_workspace():
@@ -191,7 +198,7 @@ def _sort_moves(row, count):
             j -= 1
         if j == i:
             continue
-        for block in range(0, EXPANSION_WIDTH, MAX_MOVES):
+        for block in range(0, EXPANSION_WIDTH + MAX_MOVES, MAX_MOVES):
             held = row[block + i]
             for k in range(i, j, -1):
                 row[block + k] = row[block + k - 1]
@@ -209,17 +216,11 @@ def _reward_history(work, move, bonus):
             history[HISTORY + m] >>= 1
 
 
-@kernel(types.int64(types.uint64, types.uint64, types.uint64[:, ::1]))
-def bucket_of(word0, word1, tt):
-    """First entry of the bucket a key hashes to."""
-    return np.int64(mix(word0, word1) & np.uint64(tt.shape[0] - 2))
-
-
 @kernel(_SEARCH_SIGNATURE)
-def search(state, depth, alpha, beta, ply, expand, bounds, evaluate, score, mask0, mask1, tt,
-           work):
+def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, score, mask0, mask1,
+           tt, work):
     """Fail-soft negamax value of ``state`` within (alpha, beta) at ``depth`` plies (EXACT: to
-    the end of the game). Aborts (returns 0, stats ABORTED = 1) once stats NODES passes
+    the end of the game). ``bucket``: the state's TT bucket if the caller knows it, else -1. Aborts (returns 0, stats ABORTED = 1) once stats NODES passes
     NODE_LIMIT; an aborted search stores nothing. At ply 0 the best move goes to stats
     ROOT_MOVE (-1 if the window was decided without trying a move)."""
     stats = work[MAX_PLY, STATS:]
@@ -246,7 +247,11 @@ def search(state, depth, alpha, beta, ply, expand, bounds, evaluate, score, mask
     word0 = state[0] & mask0
     word1 = state[1] & mask1
     use_tt = spread > TT_MIN_SWING and not stats[OPTIONS] & NO_TABLE
-    slot = tt_find(tt, word0, word1) if use_tt else -1
+    slot = -1
+    if use_tt:
+        if bucket < 0:
+            bucket = bucket_of(word0, word1, tt)
+        slot = tt_find(tt, bucket, word0, word1)
     tt_move = -1
     if slot >= 0:
         stats[TT_HITS] += 1
@@ -289,9 +294,12 @@ def search(state, depth, alpha, beta, ply, expand, bounds, evaluate, score, mask
         if move == tt_move:
             order = 1 << 50
         row[ORDER + i] = order
+        row[BUCKET + i] = -1
         if use_tt and not info & GAME_OVER:  # the child will likely be searched: load its
-            prefetch_row(tt, bucket_of(np.uint64(row[CHILD0 + i]) & mask0,  # bucket now
-                                       np.uint64(row[CHILD1 + i]) & mask1, tt))
+            child_bucket = bucket_of(np.uint64(row[CHILD0 + i]) & mask0,  # bucket now
+                                     np.uint64(row[CHILD1 + i]) & mask1, tt)
+            prefetch_row(tt, child_bucket)
+            row[BUCKET + i] = child_bucket
     if not stats[OPTIONS] & NO_ORDERING:
         _sort_moves(row, count)
 
@@ -305,14 +313,15 @@ def search(state, depth, alpha, beta, ply, expand, bounds, evaluate, score, mask
         child = (np.uint64(row[CHILD0 + i]), np.uint64(row[CHILD1 + i]))
         info = row[INFO + i]
         same_side = info & EXTRA_TURN
-        if info & GAME_OVER:
+        if info & GAME_OVER:  # a finished game is a node too, valued without a call
+            stats[NODES] += 1
             value = score(child) if same_side else -score(child)
         elif same_side:
-            value = search(child, next_depth, alpha, beta, ply + 1, expand, bounds, evaluate,
-                           score, mask0, mask1, tt, work)
+            value = search(child, next_depth, alpha, beta, ply + 1, row[BUCKET + i], expand,
+                           bounds, evaluate, score, mask0, mask1, tt, work)
         else:
-            value = -search(child, next_depth, -beta, -alpha, ply + 1, expand, bounds,
-                            evaluate, score, mask0, mask1, tt, work)
+            value = -search(child, next_depth, -beta, -alpha, ply + 1, row[BUCKET + i], expand,
+                            bounds, evaluate, score, mask0, mask1, tt, work)
         if stats[ABORTED]:
             return 0
         if value > best:
@@ -328,11 +337,11 @@ def search(state, depth, alpha, beta, ply, expand, bounds, evaluate, score, mask
     if use_tt:
         work_done = log2_floor(stats[NODES] - nodes_before + 1)
         if best <= original_alpha:
-            tt_store(tt, word0, word1, -INFINITY, best - fixed, depth, best_move, work_done)
+            tt_store(tt, bucket, word0, word1, -INFINITY, best - fixed, depth, best_move, work_done)
         elif best >= beta:
-            tt_store(tt, word0, word1, best - fixed, INFINITY, depth, best_move, work_done)
+            tt_store(tt, bucket, word0, word1, best - fixed, INFINITY, depth, best_move, work_done)
         else:
-            tt_store(tt, word0, word1, best - fixed, best - fixed, depth, best_move, work_done)
+            tt_store(tt, bucket, word0, word1, best - fixed, best - fixed, depth, best_move, work_done)
     if ply == 0:
         stats[ROOT_MOVE] = best_move
     return best

@@ -13,6 +13,12 @@ The table (seats clockwise from seat 0, who starts; mines 0, 1, 2)::
       |        |        |                          each in the full game; lists are bottom first
     seat s's Warriors in front of each mine; his loot, hand (at most 6), and maybe the Back Door
 
+API: :func:`new_game` (a :class:`State`, the whole truth), :func:`legal_actions`, :func:`apply`
+(pure), :func:`current_player`, :func:`is_over`, :func:`scores`, :func:`winners`, :func:`result`;
+:func:`information_set` (an :class:`InfoSet`: one seat's knowledge), :func:`sample_state` (a
+truth consistent with it), :func:`to_json` / :func:`from_json` (an InfoSet as JSON, schema in
+:func:`to_json`); :func:`check_state` (invariants, for tests).
+
 Every decision is an :class:`Action` from :func:`legal_actions`; draws from a mine and their
 effects happen inside :func:`apply` until the next decision. Phases (whose decision is awaited):
 
@@ -53,7 +59,8 @@ Decisions beyond DECISIONS.md
 6. Dwouarf counts 0 in the access test; his -1 applies to enemies met at the mine where he stands.
 7. Digging is compulsory: the Digger draws until its capacity is spent, the mine is empty or
    something stops it ("the player continues to draw if their Digger's capacity allows it").
-   Every card drawn counts against the capacity, whatever it is.
+   Every card drawn counts against the capacity, whatever it is. So no turn needs an
+   "end of turn" decision: a turn is one action and what follows from it.
 8. Fights: a choice is a multiset of the player's Warriors at the mine plus, optionally, the
    Digger; any choice whose total reaches the enemy's value is legal, over-spends included. The
    Digger may join only if its combat bonus is positive (a bonus of 0 adds nothing to "use").
@@ -67,7 +74,8 @@ Decisions beyond DECISIONS.md
     counts) to discard. If he cannot, everyone learns his hand holds no Digger.
 13. Ghost: a "Dwarf card" is a card of the Dwarf deck (Dwarf back); Machin, Dwouarf, Bonuses and
     Rings are Mine cards and are never taken. The search starts with the finder's hand and goes
-    clockwise; "the player to your left" is the next seat. The card taken is shown to all.
+    clockwise; "the player to your left" is the next seat. Each Dwarf card of that hand is equally
+    likely to be taken; the card taken is shown to all.
 14. All discards are public (cards discarded were played face up, or shown: Ghost, Throne Room).
     Mine cards (Machin, Dwouarf, Bonuses, Ghosts, Finds nobody has room for) go to the Mine discard
     pile, which is never reshuffled; only the Dwarf discard forms new Dwarf piles.
@@ -89,6 +97,7 @@ Decisions beyond DECISIONS.md
     is the Bayesian posterior except for what players' choices reveal and one chance event: a
     Ghost striking a hand with unseen cards is likelier when more of them match the card taken.
 23. Trophies exist only in the full game. Trophy passing compares loot counts after each card.
+24. Seat 0 starts (the longest beard is not modelled); setup deals the hands one card at a time.
 """
 from __future__ import annotations
 
@@ -99,12 +108,14 @@ from bisect import insort
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import IntEnum
+from itertools import product
 
 from solver.errors import InputError
 from solver.games import GameInfo, register
 from solver.games.tunhell_cards import (
-    ALL_KINDS_MASK, BACK_DOOR, BEER, BY_NAME, CARDS, DIGGER_MASK, DIRT, DWARF_KINDS, DWOUARF,
-    END_KINDS, FIGHTERS, KINDS, NAWAK, NO_CARD, PICKAXE, RAT, RING, TREASURE, Deck, Role, game_cards,
+    ALL_KINDS_MASK, BACK_DOOR, BEER, BY_NAME, CARDS, DIGGER_MASK, DIRT, DWARF_KINDS, DWARF_MASK,
+    DWOUARF,
+    END_KINDS, FIGHTERS, NAWAK, NO_CARD, PICKAXE, RAT, RING, TREASURE, Deck, Role, game_cards,
     kinds_in, mask_of, name)
 
 INFO = register(GameInfo(
@@ -172,7 +183,8 @@ class Action:
         if self.move == Move.RECRUIT:
             return f"recruit {name(self.card)}"
         if self.move == Move.DIGGER:
-            return f"digger {name(self.card)} at mine {self.mine}" + (f" with {extra}" if extra else "")
+            with_bonuses = f" with {extra}" if extra else ""
+            return f"digger {name(self.card)} at mine {self.mine}{with_bonuses}"
         if self.move in (Move.WARRIOR, Move.SCOUT, Move.DYNAMITE):
             return f"{self.move.name.lower()} {name(self.card)} at mine {self.mine}"
         if self.move == Move.FIGHT:
@@ -374,18 +386,14 @@ def _fight_choices(s: State, enemy: int) -> list[Action]:
     need = enemy_value(s, enemy)
     have = Counter(s.warriors[s.to_move][s.dig_mine])
     bonus = dig_bonus(s.digger, s.boosts)
+    digger_options = (False, True) if bonus > 0 else (False,)
     choices = []
-    for n1 in range(have[FIGHTERS[0]] + 1):
-        for n2 in range(have[FIGHTERS[1]] + 1):
-            for n3 in range(have[FIGHTERS[2]] + 1):
-                for n4 in range(have[FIGHTERS[3]] + 1):
-                    spent = (FIGHTERS[0],) * n1 + (FIGHTERS[1],) * n2 + (FIGHTERS[2],) * n3 + \
-                            (FIGHTERS[3],) * n4
-                    total = n1 + 2 * n2 + 3 * n3 + 4 * n4
-                    for use in ((False, True) if bonus > 0 else (False,)):
-                        if spent or use:
-                            if total + (bonus if use else 0) >= need:
-                                choices.append(Action(Move.FIGHT, cards=spent, use_digger=use))
+    for counts in product(*(range(have[k] + 1) for k in FIGHTERS)):
+        spent = tuple(k for k, n in zip(FIGHTERS, counts) for _ in range(n))
+        total = sum(CARDS[k].combat for k in spent)
+        for use in digger_options:
+            if (spent or use) and total + (bonus if use else 0) >= need:
+                choices.append(Action(Move.FIGHT, cards=spent, use_digger=use))
     return choices
 
 
@@ -558,9 +566,7 @@ def _end_turn(s: State) -> None:
 
 def _pass(s: State) -> None:
     p = s.to_move
-    playable = [k for k in DWARF_KINDS + (DWOUARF,) if CARDS[k].role != Role.BONUS
-                and _targets(s, p, k)]
-    _learn_absent(s, p, mask_of(playable))
+    _learn_absent(s, p, mask_of(k for k in DWARF_KINDS if _targets(s, p, k)))
     s.passes += 1
     if s.passes >= s.rules.players:   # nobody can act: nothing will change any more
         _game_over(s)
@@ -629,7 +635,7 @@ def _resolve(s: State, card: int) -> bool:
             s.phase, s.pending = Phase.GOLDEN_HEART, card
         else:
             _put_back(s, s.dig_mine, card)
-            _learn_absent(s, p, DIGGER_MASK)
+            _learn_absent(s, p, DIGGER_MASK & DWARF_MASK)
             _end_turn(s)
         return False
     elif role == Role.GHOST:
@@ -706,7 +712,8 @@ def _place_door(s: State, mine: int) -> None:
 
 
 def _find(s: State, card: int) -> None:
-    """A Find joins the finder's hand, else the next hand in turn order with room, else the discard."""
+    """A Find joins the finder's hand, else the next hand in turn order with room, else the
+    discard."""
     seat = s.to_move
     for _ in range(s.rules.players):
         if len(s.hands[seat]) < HAND_LIMIT:
@@ -816,7 +823,7 @@ def check_state(state: State) -> None:
 
 @dataclass(frozen=True)
 class InfoSet:
-    """What seat ``seat`` knows; everything but ``own_hand`` and his part of ``mine_known`` is public.
+    """What seat ``seat`` knows; all of it is public but ``own_hand`` and ``mine_known``.
 
     Hands: ``hand_seen[s]`` is what everyone knows seat s holds; he holds ``hidden[s]`` more cards,
     all of the Dwarf deck and of no kind in ``hand_never[s]``; ``own_hand`` is the viewer's whole
@@ -1131,11 +1138,14 @@ def _check_mines(i: InfoSet) -> None:
                     f"{name(card)} cannot lie {'at the bottom' if bottom else 'there'}")
         _expect(len(set(positions)) == len(positions), f"{where}.cards", "a position twice")
         for o in range(i.rules.players):
-            _expect(i.seen[o][m] >> size == 0, f"{where}.known_to[{o}]", "a position outside the pile")
+            _expect(i.seen[o][m] >> size == 0, f"{where}.known_to[{o}]",
+                    "a position outside the pile")
         _expect(i.seen[i.seat][m] == mask_of(positions), f"{where}.known_to[{i.seat}]",
                 "must list exactly the viewer's known cards")
-    empty = [m for m in range(MINES) if i.mine_sizes[m] == 0 and not _drawn_from(i.phase, i.dig_mine, m)]
-    _expect(len(empty) < 2 or i.phase == Phase.OVER, "phase", "two mines are empty: the game is over")
+    empty = [m for m in range(MINES)
+             if i.mine_sizes[m] == 0 and not _drawn_from(i.phase, i.dig_mine, m)]
+    _expect(len(empty) < 2 or i.phase == Phase.OVER, "phase",
+            "two mines are empty: the game is over")
     _expect(i.box_size >= 0, "box", "must not be negative")
 
 
@@ -1147,7 +1157,7 @@ def _check_turn(i: InfoSet) -> None:
     n = i.rules.players
     digging = i.phase in _PENDING_ROLE
     _expect(i.turn >= 0 and i.passes >= 0, "turn", "turn and passes must not be negative")
-    _expect(digging or i.phase == Phase.OVER or i.digger == NO_CARD, "dig",
+    _expect(digging or i.digger == NO_CARD, "dig",
             f"no dig is in progress in phase {i.phase.name.lower()}")
     if i.digger != NO_CARD or digging:
         _expect(i.digger != NO_CARD and CARDS[i.digger].role == Role.DIGGER, "dig.digger",
@@ -1168,7 +1178,8 @@ def _check_turn(i: InfoSet) -> None:
                 i.pending in i.hand_seen[i.to_move], "pending",
                 "the play-now card just recruited, in its player's hand")
     else:
-        _expect(i.pending == NO_CARD, "pending", f"nothing is pending in phase {i.phase.name.lower()}")
+        _expect(i.pending == NO_CARD, "pending",
+                f"nothing is pending in phase {i.phase.name.lower()}")
     _expect(i.door_owner in range(-1, n), "door.owner", f"must be 0..{n - 1}")
     _expect(i.door_mine in range(-1, MINES) and (i.door_owner != NOBODY or i.door_mine == NO_MINE),
             "door.mine", "must be 0..2, only with an owner")

@@ -70,7 +70,7 @@ class AlphaBeta:
         stats[ab.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
         game = self.game
         mask0, mask1 = game.key_mask(state)
-        value = ab.search(state, depth, alpha, beta, 0, game.expand, game.bounds, game.evaluate,
+        value = ab.search(state, depth, alpha, beta, 0, -1, game.expand, game.bounds, game.evaluate,
                           game.score, mask0, mask1, self.tt, self.work)
         if stats[ab.ABORTED]:
             if stats[ab.MAX_PLY_SEEN] >= ab.MAX_PLY - 1:
@@ -158,7 +158,8 @@ class AlphaBeta:
 
     def _tt_move(self, state) -> int | None:
         mask0, mask1 = self.game.key_mask(state)
-        slot = ab.tt_find(self.tt, state[0] & mask0, state[1] & mask1)
+        word0, word1 = state[0] & mask0, state[1] & mask1
+        slot = ab.tt_find(self.tt, ab.bucket_of(word0, word1, self.tt), word0, word1)
         if slot < 0:
             return None
         move = int((int(self.tt[slot, 2]) >> 40) & 0xFF) - 1
