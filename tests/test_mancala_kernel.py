@@ -174,13 +174,14 @@ def test_perft_kernel_matches_reference_on_random_positions(rng):
 
 CACHE_PROBE = """
 import json
-from kernels import mancala, perft
+from kernels import alphabeta, mancala, perft
 from kernels._jit import cache_hits
 
 game = (mancala.STATE, mancala.legal_moves.nopython_signatures[0],
         mancala.play.nopython_signatures[0])
 dispatchers = dict(legal_moves=mancala.legal_moves, play=mancala.play,
-                   perft=perft.perft_kernel(*game), divide=perft.divide_kernel(*game))
+                   perft=perft.perft_kernel(*game), divide=perft.divide_kernel(*game),
+                   expand=mancala.expand, alphabeta=alphabeta.search)
 print(json.dumps({name: cache_hits(d) for name, d in dispatchers.items()}))
 """
 

@@ -10,6 +10,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from kernels import alphabeta as ab
+from kernels.contract import EXTRA_TURN, GAME_OVER
 
 DEFAULT_TABLE_MB = 256
 
@@ -61,22 +62,28 @@ class AlphaBeta:
         self.stats = ab.stats_of(self.work)
         self._scratch = np.zeros(ab.MAX_MOVES, np.int64)
 
-    # --- one kernel call --------------------------------------------------------------------
+    # --- kernel calls -----------------------------------------------------------------------
+
+    def _game_args(self, state):
+        game = self.game
+        mask0, mask1 = game.key_mask(state)
+        return (game.expand, game.bounds, game.evaluate, game.score, mask0, mask1, self.tt,
+                self.work)
+
+    def _reset_limits(self, node_limit=None):
+        self.stats[ab.ABORTED] = 0
+        self.stats[ab.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
+
+    def _check_depth(self):
+        if self.stats[ab.ABORTED] and self.stats[ab.MAX_PLY_SEEN] >= ab.MAX_PLY - 1:
+            raise RuntimeError(f"search went deeper than {ab.MAX_PLY} plies")
 
     def _search(self, state, depth, alpha, beta, node_limit=None) -> int | None:
         """Value within (alpha, beta), or None if the node limit stopped the search."""
-        stats = self.stats
-        stats[ab.ABORTED] = 0
-        stats[ab.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
-        game = self.game
-        mask0, mask1 = game.key_mask(state)
-        value = ab.search(state, depth, alpha, beta, 0, -1, game.expand, game.bounds, game.evaluate,
-                          game.score, mask0, mask1, self.tt, self.work)
-        if stats[ab.ABORTED]:
-            if stats[ab.MAX_PLY_SEEN] >= ab.MAX_PLY - 1:
-                raise RuntimeError(f"search went deeper than {ab.MAX_PLY} plies")
-            return None
-        return int(value)
+        self._reset_limits(node_limit)
+        value = ab.search(state, depth, alpha, beta, 0, -1, *self._game_args(state))
+        self._check_depth()
+        return None if self.stats[ab.ABORTED] else int(value)
 
     @property
     def nodes(self) -> int:
@@ -89,81 +96,36 @@ class AlphaBeta:
     # --- exact ------------------------------------------------------------------------------
 
     def prove(self, state, guess: int = 0) -> tuple[int, int | None]:
-        """The exact value of ``state`` (MTD(f) from ``guess``) and a move achieving it."""
-        lower, upper = -ab.INFINITY, ab.INFINITY
-        value, best = guess, None
-        while lower < upper:
-            beta = value + 1 if value == lower else value
-            value = self._search(state, ab.EXACT, beta - 1, beta)
-            if value >= beta:
-                lower = value
-                best = int(self.stats[ab.ROOT_MOVE])
-            else:
-                upper = value
-        if best is None or best < 0:
-            best = self._achieving_move(state, value)
-        return value, best
-
-    def _achieving_move(self, state, value) -> int | None:
-        """A move whose exact value is ``value`` (the root was decided without trying one)."""
-        if not self.legal_moves(state):
-            return None
-        self._search(state, ab.EXACT, value - 1, value)
-        move = int(self.stats[ab.ROOT_MOVE])
-        return move if move >= 0 else self.legal_moves(state)[0]
+        """The exact value of ``state`` (MTD(f) from ``guess``) and a move achieving it (None
+        once the game is over)."""
+        self._reset_limits()
+        value, move = ab.prove(state, guess, *self._game_args(state))
+        self._check_depth()
+        return int(value), (None if move < 0 else int(move))
 
     def move_value(self, state, move) -> int:
         """Exact value, from the side to move's view, of playing ``move``."""
         child, info = self.game.play(state, move)
-        same_side = info & 1
-        if info & 4:
+        same_side = info & EXTRA_TURN
+        if info & GAME_OVER:
             value = self.game.score(child)
         else:
             value, _ = self.prove(child)
         return int(value if same_side else -value)
 
-    def exact_pv(self, state, value, limit=80) -> list[int]:
-        """A line of optimal moves: at each step a move whose child keeps the proven value."""
-        line = []
-        while len(line) < limit:
-            moves = self.legal_moves(state)
-            if not moves:
-                break
-            tt_move = self._tt_move(state)
-            if tt_move in moves:
-                moves.remove(tt_move)
-                moves.insert(0, tt_move)
-            for move in moves:
-                child, info = self.game.play(state, move)
-                same_side = bool(info & 1)
-                if self._child_reaches(child, same_side, bool(info & 4), value):
-                    break
-            else:  # cannot happen for a proven value
-                raise RuntimeError("no move keeps the proven value")
-            line.append(move)
-            state, value = child, value if same_side else -value
-            if info & 4:
-                break
-        return line
-
-    def _child_reaches(self, child, same_side, over, value) -> bool:
-        """Does this child give the parent exactly ``value``? (two null-window tests)"""
-        if over:
-            final = self.game.score(child)
-            return (final if same_side else -final) == value
-        target = value if same_side else -value
-        low = self._search(child, ab.EXACT, target - 1, target)
-        high = self._search(child, ab.EXACT, target, target + 1)
-        return low >= target and high <= target
+    def exact_pv(self, state, value, limit=200) -> list[int]:
+        """A line of optimal moves to the end of the game: at each step a move whose child
+        keeps the proven value."""
+        line = np.zeros(limit, np.int64)
+        self._reset_limits()
+        length = ab.exact_line(state, value, line, *self._game_args(state))
+        self._check_depth()
+        return [int(m) for m in line[:length]]
 
     def _tt_move(self, state) -> int | None:
         mask0, mask1 = self.game.key_mask(state)
-        word0, word1 = state[0] & mask0, state[1] & mask1
-        slot = ab.tt_find(self.tt, ab.bucket_of(word0, word1, self.tt), word0, word1)
-        if slot < 0:
-            return None
-        move = int((int(self.tt[slot, 2]) >> 40) & 0xFF) - 1
-        return move if move >= 0 else None
+        move = int(ab._table_move(state, mask0, mask1, self.tt))
+        return None if move < 0 else move
 
     def tt_pv(self, state, limit) -> list[int]:
         """The line of best moves stored in the table (depth-limited searches)."""
@@ -174,7 +136,7 @@ class AlphaBeta:
                 break
             line.append(move)
             state, info = self.game.play(state, move)
-            if info & 4:
+            if info & GAME_OVER:
                 break
         return line
 
