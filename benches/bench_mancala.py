@@ -7,12 +7,12 @@ read from the JSON; compile time is excluded (a warm-up call runs before timing)
 """
 import pytest
 
-from benches.positions import mancala_positions
 from kernels import alphabeta as ab
 from solver import mancala
+from solver.bench import mancala_positions
 from solver.search.alphabeta import AlphaBeta
 
-POSITIONS = mancala_positions()
+POSITIONS = [(p["name"], p["position"], p["capture_empty"]) for p in mancala_positions()]
 IDS = [name for name, _, _ in POSITIONS]
 
 

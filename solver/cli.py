@@ -52,7 +52,24 @@ def _parser() -> argparse.ArgumentParser:
     mancala.add_argument("--divide", action="store_true", help="count per first move")
     mancala.add_argument("--json", action="store_true", help="print one JSON object")
     mancala.set_defaults(run=_perft_mancala)
+    bench = commands.add_parser("bench", help="profile search speed on fixed positions")
+    bench.add_argument("games", nargs="*", metavar="GAME", help="games to run (default: all)")
+    bench.add_argument("--depth", type=int, metavar="D", help="search depth (default: each "
+                       "search's own)")
+    bench.add_argument("--threads", type=int, default=1, metavar="T", help="threads (default 1)")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--plot", metavar="FILE.png", help="also draw nodes/second per position "
+                       "(needs matplotlib)")
+    bench.set_defaults(run=_bench)
     return parser
+
+
+def _bench(args) -> str:
+    from solver import bench
+    report = bench.run_bench(args.games, args.depth, args.threads)
+    if args.plot:
+        bench.plot(report, args.plot)
+    return json.dumps(report.to_dict()) if args.json else report.table()
 
 
 def _mancala_rules_options(parser):

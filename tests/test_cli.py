@@ -83,6 +83,8 @@ BAD_INPUT = {
     "unknown game": ["best", "chess"],
     "too many pits": ["best", "mancala", "--pits", "9"],
     "perft depth": ["perft", "mancala", "-1"],
+    "bench game": ["bench", "chess"],
+    "bench depth": ["bench", "mancala", "--depth", "0"],
     "no command": [],
 }
 
