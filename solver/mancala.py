@@ -10,6 +10,7 @@ from kernels import mancala as kernel
 from kernels import perft as perft_kernels
 from solver.errors import InputError
 from solver.games import mancala as reference
+from solver.search.alphabeta import AlphaBeta, KernelGame, SearchResult
 from solver.games.mancala import (A, B, Position, Rules, draw_board, format_position,  # noqa: F401
                                   legal_moves, parse_move, parse_position, play, start)
 
@@ -82,7 +83,6 @@ def perft_divide(pos: Position, depth: int, capture_empty: bool = True) -> dict[
 def kernel_game():
     """The packed kernel's functions in the form the alpha-beta search takes them. The
     heuristic evaluation is the store difference (the value already banked)."""
-    from solver.search.alphabeta import KernelGame
     return KernelGame(expand=kernel.expand, bounds=kernel.bounds,
                       evaluate=kernel.store_difference, score=kernel.score,
                       key_mask=kernel.key_mask, play=kernel.play, legal_moves=kernel.legal_moves)
@@ -94,26 +94,15 @@ DEFAULT_SECONDS = 3.0
 
 
 @dataclass
-class BestMove:
-    """A best-move answer in the rulebook's bin numbers (see ``SearchResult`` for the fields).
+class BestMove(SearchResult):
+    """A best-move answer in the rulebook's bin numbers (the fields are ``SearchResult``'s),
+    with the position and rules it answers.
 
     ``value``: final store difference, side to move minus opponent, under perfect play (exact)
     or as the search estimates it at its horizon; the current stores are included."""
 
-    position: str
-    rules: Rules
-    move: int | None
-    value: int
-    exact: bool
-    depth: int | None
-    pv: list[int]
-    nodes: int
-    seconds: float
-    moves: dict[int, int] | None = None
-
-    @property
-    def nodes_per_second(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+    position: str = ""
+    rules: Rules = Rules()
 
     def to_dict(self) -> dict:
         out = dict(position=self.position, pits=self.rules.pits, stones=self.rules.stones,
@@ -133,7 +122,6 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
     the end of every line reports ``exact=True``. Without ``rules``, a position is played
     with captures from empty opposite pits (the default rule)."""
-    from solver.search.alphabeta import AlphaBeta
     if rules is None:
         pos, rules = position_and_rules(position)
     else:
@@ -157,13 +145,11 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                                seconds=None if depth is not None else seconds or DEFAULT_SECONDS,
                                all_moves=all_moves)
     side, m = pos.to_move, pos.m
-    return BestMove(
-        position=reference.format_position(pos), rules=Rules(m, rules.stones, rules.capture_empty),
-        move=None if found.move is None else move_of(found.move, side, m),
-        value=found.value, exact=found.exact, depth=found.depth, pv=pv_bins(state, side, found.pv),
-        nodes=found.nodes, seconds=found.seconds,
-        moves=None if found.moves is None else {move_of(k, side, m): v
-                                                for k, v in sorted(found.moves.items())})
+    named = dict(vars(found), move=None if found.move is None else move_of(found.move, side, m),
+                 pv=pv_bins(state, side, found.pv),
+                 moves=None if found.moves is None else {move_of(k, side, m): v
+                                                         for k, v in sorted(found.moves.items())})
+    return BestMove(**named, position=reference.format_position(pos), rules=rules)
 
 
 def default_table_mb(pos: Position, exact: bool) -> int:
