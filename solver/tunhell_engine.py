@@ -1,0 +1,38 @@
+"""Tunhell glue: the reference rules (``solver.games.tunhell``) joined to the Cython engine
+(``kernels.tunhell``). Converts whole states and actions between the two, without JSON."""
+from __future__ import annotations
+
+from dataclasses import fields as dataclass_fields
+
+from kernels.tunhell import TunhellEngine, decode_action, encode_action
+from solver.games.tunhell import Action, Move, Phase, Rules, State
+
+_STATE_FIELDS = tuple(f.name for f in dataclass_fields(State) if f.name != "rules")
+
+
+def from_reference(state: State) -> TunhellEngine:
+    """The engine holding the same game as a reference State (which is not changed)."""
+    values = {name: getattr(state, name) for name in _STATE_FIELDS}
+    values.update(players=state.rules.players, intro=state.rules.intro,
+                  phase=int(state.phase))
+    return TunhellEngine.from_fields(values)
+
+
+def to_reference(engine: TunhellEngine) -> State:
+    """The reference State of the engine's game (equal, field by field, to the reference's)."""
+    values = engine.fields()
+    rules = Rules(values.pop("players"), values.pop("intro"))
+    values["phase"] = Phase(values["phase"])
+    return State(rules, **values)
+
+
+def to_code(action: Action) -> int:
+    """The engine's action code of a reference Action."""
+    return encode_action(int(action.move), action.card, action.mine, action.cards,
+                         action.use_digger)
+
+
+def to_action(code: int) -> Action:
+    """The reference Action of an engine action code."""
+    move, card, mine, cards, use_digger = decode_action(code)
+    return Action(Move(move), card, mine, cards, use_digger)
