@@ -1,0 +1,255 @@
+"""MCTS driver: trees, threads, time control and the answer. Game-agnostic: it drives
+``kernels.mcts`` with a game's kernel functions (the contract is in that module's docstring).
+
+Threads use root parallelism: each thread grows its own tree from the same root with its own
+generator stream, and the root edges' statistics are summed at the end. With a simulation
+budget, thread t runs a fixed share of the simulations, so a seed and a thread count always
+give the same answer. A time budget runs batches until the deadline, so it is not reproducible.
+"""
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from kernels import _random
+from kernels import mcts as k
+
+DEFAULT_C = math.sqrt(2)       # UCT exploration constant for rewards in [0, 1]
+DEFAULT_SIMULATIONS = 100_000
+DEFAULT_MEMORY_MB = 1024       # all trees together; a full tree keeps simulating without growing
+FIRST_BATCH = 2_000            # simulations of the first timed batch (sizes the next ones)
+BATCH_SECONDS = 0.02           # later timed batches aim at this long
+
+
+class MctsGame(NamedTuple):
+    """A game's compiled functions (signatures: ``kernels.mcts.game_signatures(state_type)``)
+    and its shape. ``rollout=None``: the kernel plays uniformly random moves itself.
+    ``chance_probabilities=None``: the game has no chance nodes."""
+
+    state_type: object
+    players: int
+    max_moves: int
+    legal_moves: Callable
+    play: Callable
+    to_move: Callable
+    returns: Callable
+    rollout: Callable | None = None
+    chance_probabilities: Callable | None = None
+
+
+@dataclass
+class EdgeStats:
+    """One root move: its simulations, the mover's mean reward and mean score over them, and
+    its exact reward if the SOLVER proved it (None otherwise)."""
+
+    visits: int
+    mean_reward: float
+    mean_score: float
+    proven: float | None = None
+
+
+@dataclass
+class MctsResult:
+    """The chosen root move (a kernel move id; a game's wrapper renames it) and the root moves'
+    statistics summed over the threads' trees. ``proven``: the root's exact reward for its mover
+    when the SOLVER proved it."""
+
+    move: int
+    moves: dict[int, EdgeStats]
+    simulations: int
+    seconds: float
+    threads: int
+    nodes: int
+    max_depth: int
+    proven: float | None = None
+
+    @property
+    def simulations_per_second(self) -> float:
+        return self.simulations / self.seconds if self.seconds > 0 else 0.0
+
+
+class Tree:
+    """The arrays of one tree (layout in ``kernels/mcts.py``)."""
+
+    def __init__(self, capacity: int, words: int, width: int, seed: int):
+        # zeros, not empty: freshly mapped pages cost the same, and unused cells stay defined
+        self.nodes = np.zeros((capacity, k.NODE_FIELDS), np.int32)
+        self.edges = np.zeros((capacity, k.EDGE_PLANES, width), np.int32)
+        self.values = np.zeros((capacity, width), np.float64)
+        self.proven = np.zeros((capacity, 2), np.float64)
+        self.states = np.zeros((capacity, words), np.uint64)
+        self.root_scores = np.zeros(width, np.float64)
+        self.meta = np.zeros(k.META_SIZE, np.int64)
+        self.meta[k.RNG:k.RNG + 1] = np.array([seed], np.uint64).view(np.int64)
+
+    def arrays(self):
+        return (self.nodes, self.edges, self.values, self.proven, self.states, self.root_scores,
+                self.meta)
+
+    @property
+    def root_proven(self) -> bool:
+        return self.meta[k.NODES] > 0 and not math.isnan(self.proven[0, k.PROVEN_VALUE])
+
+
+def tree_capacity(game: MctsGame, state, threads: int, simulations: int | None,
+                  memory_mb: int) -> int:
+    """Nodes per tree: one per simulation at most, within the memory budget."""
+    per_node = k.bytes_per_node(len(state), game.max_moves)
+    limit = max(2, int(memory_mb * (1 << 20) / (threads * per_node)))
+    if simulations is None:
+        return limit
+    return max(2, min(limit, -(-simulations // threads) + 1))
+
+
+def search(game: MctsGame, state, *, simulations: int | None = None,
+           seconds: float | None = None, threads: int = 1, seed: int = 0, c: float = DEFAULT_C,
+           solver: bool = False, memory_mb: int = DEFAULT_MEMORY_MB) -> MctsResult:
+    """Grow ``threads`` trees from ``state`` (a decision node, game not over) for
+    ``simulations`` in all and/or ``seconds`` (whichever ends first; neither:
+    DEFAULT_SIMULATIONS), and choose a move. ``c``: UCT exploration constant. ``solver``:
+    MCTS-Solver backups (2-player games), which stop a tree once its root is proven."""
+    trees, elapsed = grow_trees(game, state, simulations=simulations, seconds=seconds,
+                                threads=threads, seed=seed, c=c, solver=solver,
+                                memory_mb=memory_mb)
+    return summarize(trees, elapsed)
+
+
+def grow_trees(game: MctsGame, state, *, simulations: int | None = None,
+               seconds: float | None = None, threads: int = 1, seed: int = 0,
+               c: float = DEFAULT_C, solver: bool = False,
+               memory_mb: int = DEFAULT_MEMORY_MB) -> tuple[list[Tree], float]:
+    """The trees :func:`search` grows (for inspection), and the seconds they took."""
+    if simulations is None and seconds is None:
+        simulations = DEFAULT_SIMULATIONS
+    _check_budget(simulations, seconds, threads)
+    _check_game(game, state, solver)
+    run = bind_kernel(game, state, c, solver)
+    capacity = tree_capacity(game, state, threads, simulations, memory_mb)
+    trees = [Tree(capacity, len(state), game.max_moves,
+                  int(_random.stream_seed(np.uint64(seed), np.uint64(t)))) for t in range(threads)]
+    shares = _shares(simulations, threads)
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    if threads == 1:
+        _grow(run, trees[0], shares[0], deadline)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(lambda t: _grow(run, trees[t], shares[t], deadline), range(threads)))
+    return trees, time.perf_counter() - start
+
+
+def _check_budget(simulations: int | None, seconds: float | None, threads: int) -> None:
+    if simulations is not None and simulations < 1:
+        raise ValueError(f"simulations must be at least 1, got {simulations}")
+    if seconds is not None and seconds <= 0:
+        raise ValueError(f"seconds must be positive, got {seconds}")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+
+
+def _check_game(game: MctsGame, state, solver: bool) -> None:
+    """The kernel's preconditions, as errors rather than undefined behaviour."""
+    if solver and game.players != 2:
+        raise ValueError("the MCTS-Solver needs a 2-player game")
+    count = game.legal_moves(state, np.empty(max(game.max_moves, 256), np.int64))
+    if count == 0:
+        raise ValueError("the game is over: there is no move to search")
+    if count > game.max_moves:
+        raise ValueError(f"{count} legal moves, but the game declares at most {game.max_moves}")
+    if game.to_move(state) == k.CHANCE:
+        raise ValueError("the root must be a decision node, not a chance node")
+
+
+def bind_kernel(game: MctsGame, state, c: float, solver: bool):
+    """``run(tree, simulations) -> simulations run``: the compiled kernel with the game bound."""
+    kernel = k.search_kernel(game.state_type)
+    options = (k.SOLVER if solver else 0) | (k.RANDOM_ROLLOUT if game.rollout is None else 0)
+    chance = game.chance_probabilities or k.no_chance(game.state_type)
+    rollout = game.rollout or k.no_rollout(game.state_type)
+    functions = (game.legal_moves, game.play, game.to_move, chance, game.returns, rollout)
+
+    def run(tree: Tree, simulations: int) -> int:
+        return kernel(state, simulations, float(c), game.players, options, *tree.arrays(),
+                      *functions)
+    return run
+
+
+def _shares(simulations: int | None, threads: int) -> list[int | None]:
+    """Each thread's fixed part of the simulation budget (the first threads take the rest)."""
+    if simulations is None:
+        return [None] * threads
+    base, rest = divmod(simulations, threads)
+    return [base + (t < rest) for t in range(threads)]
+
+
+def _grow(run, tree: Tree, simulations: int | None, deadline: float | None) -> None:
+    """Run one tree's share: in one call without a deadline, else in timed batches."""
+    if deadline is None:
+        run(tree, simulations)
+        return
+    left = math.inf if simulations is None else simulations
+    batch = FIRST_BATCH
+    while left > 0 and not tree.root_proven:
+        began = time.perf_counter()
+        if began >= deadline:
+            break
+        done = run(tree, int(min(batch, left)))
+        left -= done
+        spent = time.perf_counter() - began
+        rate = done / spent if spent > 0 else 1e6
+        batch = max(100, int(rate * min(BATCH_SECONDS, max(deadline - time.perf_counter(), 0))))
+        if done == 0:
+            break
+
+
+def summarize(trees: list[Tree], elapsed: float) -> MctsResult:
+    """Sum the root edges over the trees and choose the move."""
+    first = trees[0]
+    count = int(first.nodes[0, k.MOVES])
+    moves = [int(m) for m in first.edges[0, k.MOVE, :count]]
+    visits = sum(t.edges[0, k.EDGE_VISITS, :count].astype(np.int64) for t in trees)
+    rewards = sum(t.values[0, :count] for t in trees)
+    scores = sum(t.root_scores[:count] for t in trees)
+    root_seat = int(first.nodes[0, k.MOVER])
+    stats = {}
+    for i, move in enumerate(moves):
+        n = int(visits[i])
+        stats[move] = EdgeStats(visits=n, mean_reward=float(rewards[i] / n) if n else math.nan,
+                                mean_score=float(scores[i] / n) if n else math.nan,
+                                proven=_proven_edge(trees, i, root_seat))
+    proven = next((_for_seat(t.proven[0, k.PROVEN_VALUE], root_seat) for t in trees
+                   if t.root_proven), None)
+    return MctsResult(move=choose_move(stats, proven), moves=stats,
+                      simulations=int(sum(t.meta[k.SIMULATIONS] for t in trees)),
+                      seconds=elapsed, threads=len(trees),
+                      nodes=int(sum(t.meta[k.NODES] for t in trees)),
+                      max_depth=int(max(t.meta[k.MAX_DEPTH] for t in trees)), proven=proven)
+
+
+def _for_seat(value_of_seat0: float, seat: int) -> float:
+    return float(value_of_seat0 if seat == 0 else 1.0 - value_of_seat0)
+
+
+def _proven_edge(trees: list[Tree], slot: int, seat: int) -> float | None:
+    """The exact reward for the root mover of root edge ``slot``, if some tree proved it."""
+    for tree in trees:
+        child = int(tree.edges[0, k.CHILD, slot]) if tree.nodes[0, k.MOVES] > slot else -1
+        if child >= 0 and not math.isnan(tree.proven[child, k.PROVEN_VALUE]):
+            return _for_seat(tree.proven[child, k.PROVEN_VALUE], seat)
+    return None
+
+
+def choose_move(stats: dict[int, EdgeStats], proven: float | None) -> int:
+    """A proven root: a move that achieves its value. Otherwise the most visited move (then the
+    best mean), leaving out proven losses while another move remains."""
+    if proven is not None:
+        achieving = [m for m, s in stats.items() if s.proven == proven]
+        if achieving:
+            return max(achieving, key=lambda m: (stats[m].visits, stats[m].mean_reward))
+    candidates = [m for m, s in stats.items() if s.proven != 0.0] or list(stats)
+    return max(candidates, key=lambda m: (stats[m].visits, stats[m].mean_reward))
