@@ -35,6 +35,13 @@ def _parser() -> argparse.ArgumentParser:
                         "(default 3)")
     budget.add_argument("--depth", type=int, metavar="D", help="search D sowings deep")
     budget.add_argument("--exact", action="store_true", help="prove the game-theoretic value")
+    mancala.add_argument("--mcts", action="store_true",
+                         help="Monte Carlo tree search instead of alpha-beta")
+    mancala.add_argument("--simulations", type=int, metavar="N",
+                         help="with --mcts: N simulations (default 100000 when no --time)")
+    mancala.add_argument("--threads", type=int, default=1, metavar="T",
+                         help="with --mcts: T trees in parallel (root parallelism)")
+    mancala.add_argument("--seed", type=int, default=0, help="with --mcts: random seed")
     mancala.add_argument("--all-moves", action="store_true",
                          help="also give the exact value of every legal move")
     mancala.add_argument("--table-mb", type=int, metavar="MB",
@@ -91,6 +98,11 @@ def _best_mancala(args) -> str:
     from solver.games import mancala as reference
     from solver.mancala import best_move
     pos, rules = _mancala_position(args)
+    if args.mcts:
+        return _mcts_mancala(args, pos, rules)
+    for option in ("simulations",):
+        if getattr(args, option) is not None:
+            raise InputError(f"--{option} goes with --mcts")
     if args.table_mb is not None and not 1 <= args.table_mb <= 65536:
         raise InputError(f"--table-mb must be 1..65536, got {args.table_mb}")
     found = best_move(pos, rules, seconds=args.time, depth=args.depth, exact=args.exact,
@@ -109,6 +121,30 @@ def _best_mancala(args) -> str:
         lines.append("moves: " + "  ".join(f"{m}: {v:+d}" for m, v in found.moves.items()))
     lines.append(f"nodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
                  f"time: {found.seconds:.3f} s")
+    return "\n".join(lines)
+
+
+def _mcts_mancala(args, pos, rules) -> str:
+    from solver.games import mancala as reference
+    from solver.mancala_mcts import mcts_best_move
+    if args.depth is not None or args.exact or args.all_moves:
+        raise InputError("--mcts takes --simulations and/or --time, not --depth, --exact or "
+                         "--all-moves")
+    found = mcts_best_move(pos, rules, simulations=args.simulations, seconds=args.time,
+                           threads=args.threads, seed=args.seed)
+    if args.json:
+        return json.dumps(found.to_dict())
+    lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   (MCTS, "
+             f"{found.threads} thread{'s' * (found.threads > 1)}, seed {found.seed})", "",
+             reference.draw_board(pos), "",
+             f"best move: {found.move}" + ("" if found.proven is None else
+                                           f"   proven outcome: {found.proven:g}"),
+             f"{'move':>6} {'visits':>10} {'win rate':>9} {'store diff':>11}"]
+    for move, stats in found.moves.items():
+        lines.append(f"{move:>6} {stats.visits:>10,} {stats.mean_outcome:>9.3f} "
+                     f"{stats.mean_store_difference:>+11.2f}")
+    lines.append(f"simulations: {found.simulations:,}   simulations/s: "
+                 f"{found.simulations_per_second:,.0f}   time: {found.seconds:.3f} s")
     return "\n".join(lines)
 
 

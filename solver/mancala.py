@@ -122,14 +122,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
     the end of every line reports ``exact=True``. Without ``rules``, a position is played
     with captures from empty opposite pits (the default rule)."""
-    if rules is None:
-        pos, rules = position_and_rules(position)
-    else:
-        pos, rules = position_and_rules(position, rules.pits, None if position is not None
-                                        else rules.stones, rules.capture_empty)
-    if reference.is_terminal(pos):
-        raise InputError(f"the game is over in {reference.format_position(pos)}: final stores "
-                         f"{'-'.join(map(str, reference.final_stores(pos)))}")
+    pos, rules = playable_position(position, rules)
     if sum(1 for _ in (seconds, depth) if _ is not None) + bool(exact) > 1:
         raise InputError("choose one of a time limit, a depth or an exact solve")
     if depth is not None and not 1 <= depth < 255:
@@ -150,6 +143,21 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                  moves=None if found.moves is None else {move_of(k, side, m): v
                                                          for k, v in sorted(found.moves.items())})
     return BestMove(**named, position=reference.format_position(pos), rules=rules)
+
+
+def playable_position(position: Position | str | None, rules: Rules | None
+                      ) -> tuple[Position, Rules]:
+    """The position to search (the start of ``rules`` when None) and its rules; a finished
+    game is refused. Without ``rules`` a position keeps the default capture rule."""
+    if rules is None:
+        pos, rules = position_and_rules(position)
+    else:
+        pos, rules = position_and_rules(position, rules.pits, None if position is not None
+                                        else rules.stones, rules.capture_empty)
+    if reference.is_terminal(pos):
+        raise InputError(f"the game is over in {reference.format_position(pos)}: final stores "
+                         f"{'-'.join(map(str, reference.final_stores(pos)))}")
+    return pos, rules
 
 
 def default_table_mb(pos: Position, exact: bool) -> int:

@@ -15,7 +15,7 @@ from kernels import mancala_playout as playout
 from solver.errors import InputError
 from solver.games import mancala as reference
 from solver.games.mancala import Position, Rules
-from solver.mancala import move_of, position_and_rules, to_packed
+from solver.mancala import move_of, playable_position, to_packed
 from solver.search import mcts
 
 DEFAULT_C = mcts.DEFAULT_C
@@ -92,13 +92,7 @@ def mcts_best_move(position: Position | str | None = None, rules: Rules | None =
     ``simulations`` and/or ``seconds`` (neither: ``mcts.DEFAULT_SIMULATIONS``) on ``threads``
     trees (root parallelism). The same seed, thread count and simulation budget give the same
     answer. ``solver``: MCTS-Solver backups of proven wins, draws and losses."""
-    if rules is None:
-        pos, rules = position_and_rules(position)
-    else:
-        pos, rules = position_and_rules(position, rules.pits, None if position is not None
-                                        else rules.stones, rules.capture_empty)
-    if reference.is_terminal(pos):
-        raise InputError(f"the game is over in {reference.format_position(pos)}")
+    pos, rules = playable_position(position, rules)
     try:
         found = mcts.search(mcts_game(pos.m), mcts_state(pos, rules.capture_empty),
                             simulations=simulations, seconds=seconds, threads=threads, seed=seed,

@@ -42,6 +42,17 @@ def test_best_json_has_the_documented_fields_and_agrees_with_the_api():
     assert out["pv"][0] == out["move"]
 
 
+def test_mcts_reports_every_root_move_and_is_reproducible_for_a_seed():
+    args = ("best", "mancala", "--mcts", "--simulations", "3000", "--seed", "7")
+    first, second = run_json(*args), run_json(*args)
+    assert first["moves"] == second["moves"] and first["move"] == second["move"]
+    assert sum(m["visits"] for m in first["moves"]) == first["simulations"] == 3000
+    assert {m["move"] for m in first["moves"]} == {1, 2, 3, 4, 5, 6}
+    assert first["simulations_per_second"] > 0
+    done = run(*args)
+    assert done.returncode == 0 and "simulations/s" in done.stdout
+
+
 def test_no_capture_empty_changes_the_rules_used():
     out = run_json("best", "mancala", "1,0,0/0,0,5 0-0 A", "--no-capture-empty", "--exact")
     assert out["capture_empty"] is False
@@ -84,6 +95,10 @@ BAD_INPUT = {
     "too many pits": ["best", "mancala", "--pits", "9"],
     "perft depth": ["perft", "mancala", "-1"],
     "bench game": ["bench", "chess"],
+    "mcts with depth": ["best", "mancala", "--mcts", "--depth", "3"],
+    "simulations without mcts": ["best", "mancala", "--simulations", "10"],
+    "mcts zero simulations": ["best", "mancala", "--mcts", "--simulations", "0"],
+    "mcts zero threads": ["best", "mancala", "--mcts", "--threads", "0"],
     "bench depth": ["bench", "mancala", "--depth", "0"],
     "no command": [],
 }
