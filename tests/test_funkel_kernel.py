@@ -5,36 +5,9 @@ import numpy as np
 import pytest
 
 from kernels import funkel as K
+from solver.funkel import action_code, packed, reference_of
 from solver.games.funkel import (
-    LAYOUTS, PASS, Cart, Pass, Place, Push, Rules, State, apply, is_over, legal_actions,
-    new_game, result)
-
-
-def packed(state: State):
-    rules = state.rules
-    return K.pack(players=rules.players, layout=rules.layout,
-                  cells=[None if c is None else (c.kind, c.gem, c.seen) for c in state.cells],
-                  shafts=state.shafts, hands=state.hands, supply=state.supply,
-                  displays=state.displays, to_move=state.to_move, pushes=state.pushes,
-                  pending=state.pending, max_pushes=rules.max_pushes,
-                  hidden_shafts=rules.hidden_shafts)
-
-
-def reference_of(words) -> State:
-    f = K.unpack(words)
-    rules = Rules(f["players"], f["layout"], f["hidden_shafts"], f["max_pushes"])
-    return State(rules, tuple(None if c is None else Cart(*c) for c in f["cells"]),
-                 tuple(tuple(s) for s in f["shafts"]), tuple(f["hands"]), f["supply"],
-                 tuple(tuple(d) for d in f["displays"]), f["to_move"], f["pushes"], f["pending"])
-
-
-def code_of(action) -> int:
-    if isinstance(action, Push):
-        return action.rail * K.KINDS + action.kind
-    if isinstance(action, Place):
-        return K.PLACE + action.display
-    assert isinstance(action, Pass)
-    return K.PASS
+    LAYOUTS, PASS, Rules, apply, is_over, legal_actions, new_game, result)
 
 
 def kernel_actions(words) -> list[int]:
@@ -73,13 +46,13 @@ def test_kernel_matches_reference_move_by_move(rules, rng):
         state = new_game(rules, seed)
         words = packed(state)
         while True:
-            expected = [code_of(a) for a in legal_actions(state)]
+            expected = [action_code(a) for a in legal_actions(state)]
             assert kernel_actions(words) == expected
             assert K.is_over(words) == is_over(state)
             if not expected:
                 break
             action = rng.choice(legal_actions(state))
-            state, words = apply(state, action), K.play(words, code_of(action))
+            state, words = apply(state, action), K.play(words, action_code(action))
             assert reference_of(words) == state, f"after {action}"
             assert K.to_move(words) == state.to_move
         assert kernel_result(words) == pytest.approx(result(state))
@@ -92,7 +65,7 @@ def test_kernel_matches_reference_on_short_games_ending_at_the_push_limit(rng):
         words = packed(state)
         while legal_actions(state):
             action = rng.choice(legal_actions(state))
-            state, words = apply(state, action), K.play(words, code_of(action))
+            state, words = apply(state, action), K.play(words, action_code(action))
         assert K.is_over(words) and reference_of(words) == state
         assert kernel_result(words) == pytest.approx(result(state))
 

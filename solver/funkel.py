@@ -1,0 +1,424 @@
+"""Funkel Munkel glue: the reference rules (``solver.games.funkel``) joined to the packed kernel
+(``kernels.funkel``, ``kernels.funkel_playout``), and what users call: positions, Monte Carlo
+move estimates, bots, games and matches.
+
+Every player sees the same (DECISIONS.md, "What is seen"), so an estimate or a bot works from the
+public view: a full state given to it is first reduced to its view.
+
+Estimates. For each legal action of the seat to move, hidden arrangements are drawn uniformly
+among those consistent with the view (``kernels.funkel_playout.sample_hidden``, the reference
+sampler's semantics), the action is played on each and the game rolled out to the end (uniformly
+random actions, or the greedy policy for every seat). The mover's win probability (a shared
+result counts its share) is reported with a Wilson 95% interval per action; the driver is
+``solver.search.estimate`` (stopping rule and reproducibility are described there).
+
+Bots (``bot_named``): ``random``; ``greedy`` (``kernels.funkel_playout``'s one-push policy:
+deliver gems to yourself, none to opponents, load your carts, leave no loaded common cart for
+the next seat); ``mc[:SAMPLES[:ROLLOUT]]`` the estimator's best action with SAMPLES rounds
+(default DEFAULT_BOT_SAMPLES) and random or greedy rollouts. Another bot joins with
+:func:`register_bot`.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import numpy as np
+
+from kernels import funkel as kernel
+from kernels import funkel_playout as playout
+from solver import match as matches
+from solver.errors import InputError
+from solver.games import funkel as reference
+from solver.games.funkel import (COMMON, PASS, Action, Cart, Place, PublicView, Push,
+                                 Rules, State)
+from solver.search import estimate as estimator
+
+DEFAULT_SAMPLES = 20_000         # rounds per estimate without a budget: under a second on one
+                                 # core with random rollouts (a few seconds with greedy ones)
+DEFAULT_BOT_SAMPLES = 200        # rounds per decision of the ``mc`` bot
+
+
+# --- reference <-> kernel -----------------------------------------------------------------------
+
+def packed(state: State) -> tuple:
+    """The kernel's packed words of a full reference state."""
+    rules = state.rules
+    return kernel.pack(players=rules.players, layout=rules.layout,
+                       cells=[None if c is None else (c.kind, c.gem, c.seen) for c in state.cells],
+                       shafts=state.shafts, hands=state.hands, supply=state.supply,
+                       displays=state.displays, to_move=state.to_move, pushes=state.pushes,
+                       pending=state.pending, max_pushes=rules.max_pushes,
+                       hidden_shafts=rules.hidden_shafts)
+
+
+def reference_of(words) -> State:
+    """The reference state of packed words (a full state: no UNSEEN marks)."""
+    f = kernel.unpack(words)
+    rules = Rules(f["players"], f["layout"], f["hidden_shafts"], f["max_pushes"])
+    return State(rules, tuple(None if c is None else Cart(*c) for c in f["cells"]),
+                 tuple(tuple(s) for s in f["shafts"]), tuple(f["hands"]), f["supply"],
+                 tuple(tuple(d) for d in f["displays"]), f["to_move"], f["pushes"], f["pending"])
+
+
+def packed_view(view: PublicView) -> tuple:
+    """The packed words of a public view: every unseen gem is the mark ``playout.UNSEEN``
+    (module docstring of ``kernels.funkel_playout``)."""
+    unseen = playout.UNSEEN
+    cells = [None if c is None else
+             (c.kind, None if not c.loaded else unseen if c.gem is None else c.gem,
+              c.gem is not None)
+             for c in view.cells]
+    shafts = [(unseen,) * (s.height - 1) + (s.top,) if s.top is not None else (unseen,) * s.height
+              for s in view.shafts]
+    rules = view.rules
+    return kernel.pack(players=rules.players, layout=rules.layout, cells=cells, shafts=shafts,
+                       hands=view.hands, supply=view.supply, displays=view.displays,
+                       to_move=view.to_move, pushes=view.pushes, pending=view.pending,
+                       max_pushes=rules.max_pushes, hidden_shafts=rules.hidden_shafts)
+
+
+def action_code(action: Action) -> int:
+    """The kernel's int64 action of a reference action."""
+    if isinstance(action, Push):
+        return action.rail * kernel.KINDS + action.kind
+    if isinstance(action, Place):
+        return kernel.PLACE + action.display
+    return kernel.PASS
+
+
+def action_of(code: int) -> Action:
+    """The reference action of a kernel action."""
+    code = int(code)
+    if code == kernel.PASS:
+        return PASS
+    if code >= kernel.PLACE:
+        return Place(code - kernel.PLACE)
+    return Push(code // kernel.KINDS, code % kernel.KINDS)
+
+
+def describe(action: Action) -> str:
+    """An action in words: ``rail 2: colour 0 cart``, ``rail 1: common cart``, ``display 2``,
+    ``pass``."""
+    if isinstance(action, Push):
+        cart = "common" if action.kind == COMMON else f"colour {action.kind}"
+        return f"rail {action.rail}: {cart} cart"
+    if isinstance(action, Place):
+        return f"display {action.display}"
+    return "pass"
+
+
+def action_to_dict(action: Action) -> dict:
+    if isinstance(action, Push):
+        return dict(type="push", rail=action.rail,
+                    cart="common" if action.kind == COMMON else action.kind)
+    if isinstance(action, Place):
+        return dict(type="place", display=action.display)
+    return dict(type="pass")
+
+
+# --- positions ------------------------------------------------------------------------------------
+
+def read_position(position: str | State | PublicView) -> State | PublicView:
+    """A position given as JSON text (``reference.to_json``'s schema) or as an object."""
+    if isinstance(position, (State, PublicView)):
+        return position
+    if not isinstance(position, str):
+        raise InputError(f"a funkel position is JSON text, a State or a PublicView, got "
+                         f"{type(position).__name__}")
+    return reference.from_json(position)
+
+
+def view_of(position: str | State | PublicView) -> PublicView:
+    """The public view of a position (a full state is reduced to what everyone sees), checked:
+    its unseen pool must fill its unseen places."""
+    pos = read_position(position)
+    view = pos if isinstance(pos, PublicView) else reference.public_view(pos)
+    places, pool = reference.unseen_places(view), len(reference.unseen_pool(view))
+    if places != pool:
+        raise InputError(f"funkel position has {places} unseen gem places but {pool} unseen gems")
+    return view
+
+
+def new_position(players: int = 2, layout: str = "pinwheel", seed: int | None = None,
+                 view: bool = False) -> str:
+    """A new game's position as JSON: the full dealt state, or (``view``) only what the players
+    see of it. ``seed=None`` deals at random."""
+    state = reference.new_game(Rules(players, layout), seed)
+    return reference.to_json(reference.public_view(state) if view else state)
+
+
+# --- Monte Carlo estimates ------------------------------------------------------------------------
+
+ROLLOUTS = {"random": playout.random_rollout, "greedy": playout.greedy_rollout}
+
+
+def estimate_game(rollout: str = "random") -> estimator.EstimateGame:
+    """The kernel functions in the form the estimator takes them."""
+    return estimator.EstimateGame(state_type=kernel.STATE, determinize=playout.sample_hidden,
+                                  play=playout.step, rollout=ROLLOUTS[rollout])
+
+
+@dataclass
+class PushEstimate:
+    """One action of the seat to move: its win probability for that seat (a shared result
+    counts its share), the Wilson 95% interval and the samples (rounds) behind it."""
+
+    action: Action
+    win_probability: float
+    low: float
+    high: float
+    samples: int
+
+    @property
+    def name(self) -> str:
+        return describe(self.action)
+
+    def to_dict(self) -> dict:
+        return dict(action=self.name, move=action_to_dict(self.action),
+                    win_probability=round(self.win_probability, 6),
+                    interval=[round(self.low, 6), round(self.high, 6)], samples=self.samples)
+
+
+@dataclass
+class MoveEstimates:
+    """An estimate of every legal action (legal order). ``best``: the highest win probability
+    (the first of equals). ``samples``: rounds (hidden deals), each played out once per action.
+    ``stopped``: ``separated`` (best interval above all others), ``samples``, ``seconds`` or
+    ``single move``."""
+
+    position: str
+    seat: int
+    moves: list[PushEstimate]
+    best: Action
+    rollout: str
+    samples: int
+    seconds: float
+    threads: int
+    seed: int
+    stopped: str
+
+    @property
+    def recommended(self) -> PushEstimate:
+        return next(m for m in self.moves if m.action == self.best)
+
+    @property
+    def playouts(self) -> int:
+        return self.samples * len(self.moves)
+
+    def to_dict(self) -> dict:
+        return dict(game="funkel", position=self.position, seat=self.seat,
+                    best=describe(self.best), best_move=action_to_dict(self.best),
+                    moves=[m.to_dict() for m in self.moves], rollout=self.rollout,
+                    interval="wilson 95%", samples=self.samples, playouts=self.playouts,
+                    seconds=round(self.seconds, 6), threads=self.threads, seed=self.seed,
+                    stopped=self.stopped)
+
+
+def estimate_moves(position: str | State | PublicView, seat: int | None = None,
+                   samples: int | None = None, seconds: float | None = None,
+                   rollout: str = "random", threads: int = 1, seed: int = 0,
+                   stop_when_separated: bool = True) -> MoveEstimates:
+    """Monte Carlo estimate of each legal action of the seat to move (module docstring):
+    ``samples`` rounds and/or ``seconds`` (neither: DEFAULT_SAMPLES rounds). ``seat`` names the
+    asking seat; everyone sees the same, so it must be the seat to move (None: that seat).
+    Reproducible for a fixed seed with a ``samples`` budget, whatever ``threads``."""
+    view = view_of(position)
+    if reference.is_over(view):
+        raise InputError("the game is over: there is no move to estimate")
+    _check_estimate_options(view, seat, samples, seconds, rollout, threads, seed)
+    if samples is None and seconds is None:
+        samples = DEFAULT_SAMPLES
+    actions = reference.legal_actions(view)
+    found = estimator.estimate(estimate_game(rollout), packed_view(view),
+                               [action_code(a) for a in actions], view.to_move, samples=samples,
+                               seconds=seconds, threads=threads, seed=seed,
+                               stop_when_separated=stop_when_separated)
+    moves = [PushEstimate(action_of(m.move), m.mean, m.low, m.high, m.samples)
+             for m in found.moves]
+    return MoveEstimates(position=reference.to_json(view), seat=view.to_move, moves=moves,
+                         best=action_of(found.best), rollout=rollout, samples=found.samples,
+                         seconds=found.seconds, threads=threads, seed=seed,
+                         stopped=found.stopped)
+
+
+def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, threads,
+                            seed) -> None:
+    if seat is not None and seat != view.to_move:
+        raise InputError(f"seat {seat} is not to move (seat {view.to_move} is): every player "
+                         "sees the same, so only the mover's actions are estimated")
+    if samples is not None and (not _whole(samples) or samples < 1):
+        raise InputError(f"samples must be a whole number >= 1, got {samples!r}")
+    if seconds is not None and (not isinstance(seconds, (int, float, np.number))
+                                or isinstance(seconds, bool) or not seconds > 0):
+        raise InputError(f"seconds must be positive, got {seconds!r}")
+    if rollout not in ROLLOUTS:
+        raise InputError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
+    if not _whole(threads) or threads < 1:
+        raise InputError(f"threads must be a whole number >= 1, got {threads!r}")
+    if not _whole(seed) or seed < 0:
+        raise InputError(f"seed must be a whole number >= 0, got {seed!r}")
+
+
+def _whole(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+# --- bots -----------------------------------------------------------------------------------------
+
+def random_bot(view: PublicView, seat: int, rng: random.Random) -> Action:
+    """A uniformly random legal action."""
+    return rng.choice(reference.legal_actions(view))
+
+
+def greedy_bot(view: PublicView, seat: int, rng: random.Random) -> Action:
+    """The greedy policy (``kernels.funkel_playout.greedy_action``; equal best: random)."""
+    code, _ = playout.greedy_action(packed_view(view), np.uint64(rng.getrandbits(64)))
+    return action_of(code)
+
+
+def monte_carlo_bot(samples: int = DEFAULT_BOT_SAMPLES, rollout: str = "random",
+                    seconds: float | None = None) -> matches.Bot:
+    """A bot that plays the estimator's best action (``samples`` rounds, early stop on
+    separation); a forced action is played without estimating."""
+    def bot(view: PublicView, seat: int, rng: random.Random) -> Action:
+        actions = reference.legal_actions(view)
+        if len(actions) == 1:
+            return actions[0]
+        return estimate_moves(view, samples=samples, seconds=seconds, rollout=rollout,
+                              seed=rng.getrandbits(63)).best
+    return bot
+
+
+def _monte_carlo_from(args: list[str]) -> matches.Bot:
+    if len(args) > 2 or (args and not args[0].isdigit()):
+        raise InputError(f"mc bot: expected mc[:SAMPLES[:ROLLOUT]], got mc:{':'.join(args)}")
+    rollout = args[1] if len(args) > 1 else "random"
+    if rollout not in ROLLOUTS:
+        raise InputError(f"mc bot: unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
+    samples = int(args[0]) if args else DEFAULT_BOT_SAMPLES
+    if samples < 1:
+        raise InputError("mc bot: samples must be at least 1")
+    return monte_carlo_bot(samples, rollout)
+
+
+def _no_arguments(bot: matches.Bot, name: str) -> Callable[[list[str]], matches.Bot]:
+    def factory(args: list[str]) -> matches.Bot:
+        if args:
+            raise InputError(f"bot {name!r} takes no options, got {name}:{':'.join(args)}")
+        return bot
+    return factory
+
+
+def mcts_game(players: int, rollout: str = "random"):
+    """The kernel functions in the form the generic MCTS (``solver.search.mcts``) takes them.
+    Hook for the MCTS bot: the tree must grow from a full state, so a bot searches
+    ``playout.sample_hidden`` deals of the view (determinized MCTS: one tree per deal, root
+    statistics summed), never the true state."""
+    from solver.search import mcts
+    return mcts.MctsGame(state_type=kernel.STATE, players=players, max_moves=kernel.MAX_ACTIONS,
+                         legal_moves=kernel.legal_actions, play=playout.step,
+                         to_move=kernel.to_move, returns=playout.returns,
+                         rollout=ROLLOUTS[rollout])
+
+
+# name -> factory(options after the name's ':') -> bot. The MCTS bot joins here:
+# register_bot("mcts", factory), the factory building a bot on :func:`mcts_game` (above).
+BOT_FACTORIES: dict[str, Callable[[list[str]], matches.Bot]] = {
+    "random": _no_arguments(random_bot, "random"),
+    "greedy": _no_arguments(greedy_bot, "greedy"),
+    "mc": _monte_carlo_from,
+}
+
+
+def register_bot(name: str, factory: Callable[[list[str]], matches.Bot]) -> None:
+    """Make ``name[:options]`` a bot name: ``factory(options split at ':')`` builds the bot."""
+    BOT_FACTORIES[name] = factory
+
+
+def bot_named(name: str) -> matches.Bot:
+    """The bot a name stands for: ``random``, ``greedy``, ``mc[:SAMPLES[:ROLLOUT]]``, or one
+    added by :func:`register_bot`."""
+    kind, *args = name.split(":")
+    if kind not in BOT_FACTORIES:
+        raise InputError(f"unknown funkel bot {name!r}: choose {', '.join(BOT_FACTORIES)}")
+    return BOT_FACTORIES[kind](args)
+
+
+def _named_bots(bots, players: int) -> list[tuple[str, matches.Bot]]:
+    if len(bots) != players:
+        raise InputError(f"{players} players need {players} bots, got {len(bots)}")
+    return [(b, bot_named(b)) if isinstance(b, str) else (getattr(b, "__name__", "bot"), b)
+            for b in bots]
+
+
+# --- games and matches ----------------------------------------------------------------------------
+
+def adapter(layout: str = "pinwheel") -> matches.GameAdapter:
+    """Funkel Munkel for the match runner; bots are shown the public view."""
+    return matches.GameAdapter(
+        name="funkel",
+        new_game=lambda seed, players: reference.new_game(Rules(players, layout), seed),
+        legal_moves=reference.legal_actions, apply=reference.apply, is_over=reference.is_over,
+        result=reference.result, to_move=lambda state: state.to_move,
+        observe=lambda state, seat: reference.public_view(state))
+
+
+@dataclass
+class Frame:
+    """One position of a played game: ``action`` (by ``seat``) led to it (None at the start);
+    ``result`` per seat once the game is over."""
+
+    ply: int
+    seat: int | None
+    action: str | None
+    position: str
+    picture: str
+    result: tuple[float, ...] | None = None
+
+    def to_dict(self) -> dict:
+        return dict(ply=self.ply, seat=self.seat, action=self.action, position=self.position,
+                    picture=self.picture,
+                    result=None if self.result is None else list(self.result))
+
+
+def play_game(players: int, bots, seed: int = 0, layout: str = "pinwheel") -> list[Frame]:
+    """One game from a ``seed`` deal, ``bots[seat]`` (names or callables) at each seat: every
+    position as a frame (JSON, picture, the action that led to it)."""
+    _check_players(players)
+    seat_bots = _named_bots(bots, players)
+    game = adapter(layout)
+    start = game.new_game(seed, players)
+    frames = [Frame(0, None, None, reference.to_json(start), reference.draw(start))]
+
+    def record(state, seat, action, after):
+        frames.append(Frame(len(frames), seat, describe(action), reference.to_json(after),
+                            reference.draw(after)))
+
+    rngs = [matches.bot_rng(seed, 0, seat) for seat in range(players)]
+    final = matches.play_game(game, start, seat_bots, rngs, observer=record)
+    frames[-1] = replace(frames[-1], result=reference.result(final))
+    return frames
+
+
+def match(players: int, bots, games: int, seed: int = 0,
+          layout: str = "pinwheel", on_game=None) -> matches.MatchResult:
+    """``games`` games between ``bots`` (one name or callable per seat), seats rotating and each
+    deal replayed at every rotation (``solver.match``); win rates with 95% intervals."""
+    _check_players(players)
+    if not _whole(games) or games < 1:
+        raise InputError(f"games must be a whole number >= 1, got {games!r}")
+    return matches.run_match(adapter(layout), players, _named_bots(bots, players), games, seed,
+                             on_game=on_game)
+
+
+def _check_players(players) -> None:
+    if not _whole(players) or players not in (2, 3, 4):
+        raise InputError(f"players must be 2, 3 or 4, got {players!r}")
+
+
+__all__ = ["packed", "reference_of", "packed_view", "action_code", "action_of", "describe",
+           "read_position", "view_of", "new_position", "estimate_moves", "MoveEstimates",
+           "PushEstimate", "random_bot", "greedy_bot", "monte_carlo_bot", "bot_named",
+           "register_bot", "play_game", "match", "Frame"]

@@ -1,0 +1,176 @@
+"""Matches between bots, for any game: seats rotate, win rates come with 95% intervals.
+
+A game joins through a :class:`GameAdapter` (plain functions on its reference states) and a bot
+is a callable ``bot(observation, seat, rng) -> action``, where ``observation`` is what the
+adapter's ``observe`` lets that seat see (the whole state in a game without hidden information)
+and ``rng`` a ``random.Random`` of its own for the game.
+
+Fairness. Game g seats entrant e at seat ``(e + g) % players`` (:func:`seating`), and each block
+of ``players`` consecutive games replays the same deal (the same ``new_game`` seed), so over a
+block every entrant plays every seat of the same deal once: luck of the deal and the seat order
+cancel. Matches with a multiple of ``players`` games are balanced.
+
+Scoring: an entrant gains what the game's result gives its seat: 1 a win, 0 a loss, 1/k a result
+shared by k seats (a 2-player draw counts a half). Its win rate is the mean over its games, with a
+Wilson 95% interval (``solver.stats``).
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, NamedTuple, Sequence
+
+from solver.stats import wilson_interval
+
+Bot = Callable[[Any, int, random.Random], Any]
+
+
+def _whole_state(state, seat):
+    return state
+
+
+class GameAdapter(NamedTuple):
+    """A game's reference functions, as the runner calls them."""
+
+    name: str
+    new_game: Callable[[int, int], Any]          # (seed, players) -> the starting state
+    legal_moves: Callable[[Any], list]
+    apply: Callable[[Any, Any], Any]             # (state, move) -> the next state
+    is_over: Callable[[Any], bool]
+    result: Callable[[Any], Sequence[float]]     # per seat, in [0, 1], summing to 1
+    to_move: Callable[[Any], int]
+    observe: Callable[[Any, int], Any] = _whole_state   # what a seat's bot is shown
+
+
+@dataclass
+class EntrantScore:
+    """One entrant's games, points (wins + shared shares), and outcomes by kind."""
+
+    name: str
+    games: int = 0
+    points: float = 0.0
+    wins: int = 0
+    shared: int = 0
+    losses: int = 0
+    seat_games: list[int] = field(default_factory=list)   # games played at each seat
+
+    @property
+    def win_rate(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.win_rate, self.games)
+
+    def record(self, seat: int, reward: float) -> None:
+        self.games += 1
+        self.points += reward
+        self.seat_games[seat] += 1
+        if reward == 1.0:
+            self.wins += 1
+        elif reward == 0.0:
+            self.losses += 1
+        else:
+            self.shared += 1
+
+    def to_dict(self) -> dict:
+        low, high = self.interval
+        return dict(bot=self.name, games=self.games, points=round(self.points, 6),
+                    wins=self.wins, shared=self.shared, losses=self.losses,
+                    win_rate=round(self.win_rate, 6), interval=[round(low, 6), round(high, 6)],
+                    seat_games=list(self.seat_games))
+
+
+@dataclass
+class MatchResult:
+    """A finished match. ``entrants`` in the order the bots were given."""
+
+    game: str
+    players: int
+    games: int
+    seed: int
+    entrants: list[EntrantScore]
+    seconds: float
+
+    def to_dict(self) -> dict:
+        return dict(game=self.game, players=self.players, games=self.games, seed=self.seed,
+                    seconds=round(self.seconds, 3), interval="wilson 95%",
+                    entrants=[e.to_dict() for e in self.entrants])
+
+    def lines(self) -> list[str]:
+        """A table: each bot's win rate (shared results as fractions) with its 95% interval."""
+        width = max(len(e.name) for e in self.entrants)
+        out = [f"{self.game}, {self.players} players, {self.games} games, seed {self.seed}"]
+        for e in self.entrants:
+            low, high = e.interval
+            out.append(f"  {e.name:<{width}}  win rate {e.win_rate:6.1%}  95% [{low:6.1%}, "
+                       f"{high:6.1%}]  ({e.wins} won, {e.shared} shared, {e.losses} lost)")
+        return out
+
+
+def seating(game_index: int, players: int) -> list[int]:
+    """The entrant at each seat in game ``game_index``: seat s is played by entrant
+    ``(s - game_index) % players``, so entrant e sits at ``(e + game_index) % players``."""
+    return [(seat - game_index) % players for seat in range(players)]
+
+
+def deal_seed(seed: int, game_index: int, players: int) -> int:
+    """The ``new_game`` seed of a game: the same for each block of ``players`` games."""
+    return random.Random(f"deal/{seed}/{game_index // players}").getrandbits(63)
+
+
+def bot_rng(seed: int, game_index: int, entrant: int) -> random.Random:
+    return random.Random(f"bot/{seed}/{game_index}/{entrant}")
+
+
+def play_game(adapter: GameAdapter, state, seat_bots: Sequence[tuple[str, Bot]],
+              rngs: Sequence[random.Random],
+              observer: Callable[[Any, int, Any, Any], None] | None = None):
+    """Play ``state`` to the end with ``seat_bots[seat]`` choosing at each seat; return the final
+    state. ``observer(state, seat, move, next_state)`` sees every move."""
+    while not adapter.is_over(state):
+        seat = adapter.to_move(state)
+        name, bot = seat_bots[seat]
+        move = bot(adapter.observe(state, seat), seat, rngs[seat])
+        if move not in adapter.legal_moves(state):
+            raise ValueError(f"bot {name!r} at seat {seat} chose {move!r}, which is not legal")
+        after = adapter.apply(state, move)
+        if observer is not None:
+            observer(state, seat, move, after)
+        state = after
+    return state
+
+
+def run_match(adapter: GameAdapter, players: int, bots: Sequence[tuple[str, Bot]], games: int,
+              seed: int = 0, on_game: Callable[[int, MatchResult], None] | None = None
+              ) -> MatchResult:
+    """Play ``games`` games between ``bots`` (one (name, bot) per seat, ``len(bots) ==
+    players``), seats rotating (module docstring). ``on_game(i, result_so_far)`` after each."""
+    if len(bots) != players:
+        raise ValueError(f"{players} players need {players} bots, got {len(bots)}")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    entrants = [EntrantScore(name, seat_games=[0] * players) for name in unique_names(bots)]
+    result = MatchResult(adapter.name, players, 0, seed, entrants, 0.0)
+    start = time.perf_counter()
+    for g in range(games):
+        at_seat = seating(g, players)
+        final = play_game(adapter, adapter.new_game(deal_seed(seed, g, players), players),
+                          [bots[e] for e in at_seat], [bot_rng(seed, g, e) for e in at_seat])
+        for seat, reward in enumerate(adapter.result(final)):
+            entrants[at_seat[seat]].record(seat, float(reward))
+        result.games, result.seconds = g + 1, time.perf_counter() - start
+        if on_game is not None:
+            on_game(g, result)
+    return result
+
+
+def unique_names(bots: Sequence[tuple[str, Bot]]) -> list[str]:
+    """The bots' names, a repeated name numbered from its second use (``random#2``)."""
+    seen: dict[str, int] = {}
+    names = []
+    for name, _ in bots:
+        seen[name] = seen.get(name, 0) + 1
+        names.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return names
