@@ -50,6 +50,49 @@ def _parser() -> argparse.ArgumentParser:
     mancala.add_argument("--json", action="store_true", help="print one JSON object")
     mancala.set_defaults(run=_best_mancala)
 
+    funkel = best_games.add_parser("funkel", help="Funkel Munkel: Monte Carlo estimate of "
+                                   "every push")
+    funkel.add_argument("position", metavar="POSITION.json", help="a position file ('-': "
+                        "standard input), as `solver new funkel` prints")
+    funkel_budget = funkel.add_mutually_exclusive_group()
+    funkel_budget.add_argument("--time", type=float, metavar="S", help="estimate for S seconds")
+    funkel_budget.add_argument("--samples", type=int, metavar="N",
+                               help="N samples (mc: hidden deals; mcts: simulations)")
+    funkel.add_argument("--method", choices=["mc", "mcts"], default="mc",
+                        help="mc: flat Monte Carlo (default); mcts: determinized MCTS")
+    funkel.add_argument("--rollout", choices=["random", "greedy"], default="random")
+    funkel.add_argument("--seat", type=int, help="the asking seat (must be the seat to move)")
+    funkel.add_argument("--threads", type=int, default=1, metavar="T")
+    funkel.add_argument("--seed", type=int, default=0)
+    funkel.add_argument("--json", action="store_true", help="print one JSON object")
+    funkel.set_defaults(run=_best_funkel)
+
+    new = commands.add_parser("new", help="print a new game's position")
+    new_games = new.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    funkel = new_games.add_parser("funkel", help="a dealt Funkel Munkel start, as JSON")
+    _funkel_table_options(funkel)
+    funkel.add_argument("--view", action="store_true", help="only what the players see")
+    funkel.set_defaults(run=_new_funkel)
+
+    play = commands.add_parser("play", help="print a whole game played by bots")
+    play_games = play.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    funkel = play_games.add_parser("funkel", help="a Funkel Munkel game, push by push")
+    _funkel_table_options(funkel)
+    funkel.add_argument("--bots", required=True, metavar="B1,B2,...",
+                        help="one bot per seat: random, greedy, mc[:SAMPLES[:ROLLOUT]], "
+                        "mcts[:SIMULATIONS[:DEALS]]")
+    funkel.add_argument("--json", action="store_true", help="print the frames as JSON")
+    funkel.set_defaults(run=_play_funkel)
+
+    match = commands.add_parser("match", help="bots against each other, seats rotating")
+    match_games = match.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    funkel = match_games.add_parser("funkel", help="Funkel Munkel win rates with 95% intervals")
+    _funkel_table_options(funkel)
+    funkel.add_argument("--bots", required=True, metavar="B1,B2,...", help="one bot per seat")
+    funkel.add_argument("--games", type=int, default=100, metavar="G")
+    funkel.add_argument("--json", action="store_true", help="print one JSON object")
+    funkel.set_defaults(run=_match_funkel)
+
     perft = commands.add_parser("perft", help="count move sequences (move-generator check)")
     perft_games = perft.add_subparsers(dest="game", required=True, parser_class=_Parser)
     mancala = perft_games.add_parser("mancala", help="leaf nodes at exactly DEPTH sowings")
@@ -77,6 +120,73 @@ def _bench(args) -> str:
     if args.plot:
         bench.plot(report, args.plot)
     return json.dumps(report.to_dict()) if args.json else report.table()
+
+
+def _funkel_table_options(parser):
+    parser.add_argument("--players", type=int, default=2, metavar="N", help="2, 3 or 4")
+    parser.add_argument("--layout", default="pinwheel", help="pinwheel (default) or crossing")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def _read_position_file(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        raise InputError(f"cannot read position file {path}: {error.strerror}") from None
+
+
+def _best_funkel(args) -> str:
+    from solver import funkel
+    from solver.games import funkel as reference
+    view = funkel.view_of(_read_position_file(args.position))
+    options = dict(seat=args.seat, seconds=args.time, rollout=args.rollout, threads=args.threads,
+                   seed=args.seed)
+    if args.method == "mc":
+        found = funkel.estimate_moves(view, samples=args.samples, **options)
+    else:
+        found = funkel.mcts_moves(view, simulations=args.samples, **options)
+    if args.json:
+        return json.dumps(dict(found.to_dict(), method=args.method))
+    unit = "samples" if args.method == "mc" else "simulations"
+    lines = [reference.draw(view), "", f"seat {found.seat} to move; {args.method} estimate, "
+             f"{found.samples:,} {unit}, {found.seconds:.2f} s (stopped: {found.stopped})", "",
+             f"{'push':<26} {'win %':>7}   95% interval {unit:>12}"]
+    for m in found.moves:
+        mark = "  <- best" if m.action == found.best else ""
+        lines.append(f"{m.name:<26} {m.win_probability:>7.1%}   [{m.low:5.1%}, {m.high:5.1%}] "
+                     f"{m.samples:>12,}{mark}")
+    lines.append(f"recommended: {funkel.describe(found.best)}")
+    return "\n".join(lines)
+
+
+def _new_funkel(args) -> str:
+    from solver import funkel
+    return funkel.new_position(args.players, args.layout, args.seed, view=args.view)
+
+
+def _play_funkel(args) -> str:
+    from solver import funkel
+    frames = funkel.play_game(args.players, args.bots.split(","), args.seed, args.layout)
+    if args.json:
+        return json.dumps([frame.to_dict() for frame in frames])
+    lines = []
+    for frame in frames:
+        head = "start" if frame.action is None else f"push {frame.ply}: seat {frame.seat} " \
+            f"plays {frame.action}"
+        lines += [head, frame.picture, f"position: {frame.position}", ""]
+    result = frames[-1].result
+    lines.append("result: " + ", ".join(f"seat {seat} {share:g}"
+                                        for seat, share in enumerate(result)))
+    return "\n".join(lines)
+
+
+def _match_funkel(args) -> str:
+    from solver import funkel
+    found = funkel.match(args.players, args.bots.split(","), args.games, args.seed, args.layout)
+    return json.dumps(found.to_dict()) if args.json else "\n".join(found.lines())
 
 
 def _mancala_rules_options(parser):

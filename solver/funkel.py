@@ -15,17 +15,19 @@ result counts its share) is reported with a Wilson 95% interval per action; the 
 Bots (``bot_named``): ``random``; ``greedy`` (``kernels.funkel_playout``'s one-push policy:
 deliver gems to yourself, none to opponents, load your carts, leave no loaded common cart for
 the next seat); ``mc[:SAMPLES[:ROLLOUT]]`` the estimator's best action with SAMPLES rounds
-(default DEFAULT_BOT_SAMPLES) and random or greedy rollouts. Another bot joins with
-:func:`register_bot`.
+(default DEFAULT_BOT_SAMPLES) and random or greedy rollouts; ``mcts[:SIMULATIONS[:DEALS]]``
+determinized MCTS (:func:`mcts_moves`). Another bot joins with :func:`register_bot`.
 """
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 
+from kernels import _random
 from kernels import funkel as kernel
 from kernels import funkel_playout as playout
 from solver import match as matches
@@ -34,6 +36,7 @@ from solver.games import funkel as reference
 from solver.games.funkel import (COMMON, PASS, Action, Cart, Place, PublicView, Push,
                                  Rules, State)
 from solver.search import estimate as estimator
+from solver.stats import wilson_interval
 
 DEFAULT_SAMPLES = 20_000         # rounds per estimate without a budget: under a second on one
                                  # core with random rollouts (a few seconds with greedy ones)
@@ -323,12 +326,89 @@ def mcts_game(players: int, rollout: str = "random"):
                          rollout=ROLLOUTS[rollout])
 
 
+DEFAULT_MCTS_SIMULATIONS = 20_000   # per answer without a budget, over all deals
+DEFAULT_MCTS_DEALS = 8              # hidden deals searched, one tree each (determinized MCTS)
+DEFAULT_BOT_SIMULATIONS = 2_000     # per decision of the ``mcts`` bot
+
+
+def mcts_moves(position: str | State | PublicView, seat: int | None = None,
+               simulations: int | None = None, seconds: float | None = None,
+               deals: int = DEFAULT_MCTS_DEALS, rollout: str = "random", threads: int = 1,
+               seed: int = 0) -> MoveEstimates:
+    """Determinized MCTS: ``deals`` hidden arrangements drawn uniformly from the public view
+    (the estimator's sampler), one UCT tree grown from each (``threads`` root-parallel trees per
+    deal), root statistics summed over the deals. Each action's ``win_probability`` is its mean
+    reward over the simulations through it, ``samples`` those simulations, and the interval the
+    Wilson interval over them: indicative only, since tree simulations are not independent.
+    The recommended action is the most visited. Reproducible for a fixed seed, ``simulations``
+    budget and thread count."""
+    from solver.search import mcts
+    view = view_of(position)
+    if reference.is_over(view):
+        raise InputError("the game is over: there is no move to estimate")
+    _check_estimate_options(view, seat, 1 if simulations is None else simulations, seconds,
+                            rollout, threads, seed)
+    if not _whole(deals) or deals < 1:
+        raise InputError(f"deals must be a whole number >= 1, got {deals!r}")
+    if simulations is None and seconds is None:
+        simulations = DEFAULT_MCTS_SIMULATIONS
+    game, start = mcts_game(view.rules.players, rollout), time.perf_counter()
+    visits: dict[int, int] = {}
+    rewards: dict[int, float] = {}
+    for deal in range(deals):
+        state = playout.sample_hidden(packed_view(view), _random.stream_seed(np.uint64(seed),
+                                                                            np.uint64(deal)))
+        found = mcts.search(game, state, threads=threads, seed=seed * deals + deal,
+                            simulations=None if simulations is None else
+                            max(1, simulations // deals),
+                            seconds=None if seconds is None else seconds / deals)
+        for code, edge in found.moves.items():
+            visits[code] = visits.get(code, 0) + edge.visits
+            rewards[code] = rewards.get(code, 0.0) + edge.mean_reward * edge.visits
+    moves = []
+    for action in reference.legal_actions(view):
+        code = action_code(action)
+        n = visits.get(code, 0)
+        mean = rewards.get(code, 0.0) / n if n else 0.0
+        moves.append(PushEstimate(action, mean, *wilson_interval(mean, n), n))
+    best = max(moves, key=lambda m: m.samples).action
+    return MoveEstimates(position=reference.to_json(view), seat=view.to_move, moves=moves,
+                         best=best, rollout=rollout, samples=sum(visits.values()),
+                         seconds=time.perf_counter() - start, threads=threads, seed=seed,
+                         stopped="seconds" if simulations is None else "simulations")
+
+
+def mcts_bot(simulations: int = DEFAULT_BOT_SIMULATIONS, deals: int = DEFAULT_MCTS_DEALS,
+             rollout: str = "random") -> matches.Bot:
+    """A bot that plays determinized MCTS's most visited action; a forced action is played
+    without searching."""
+    def bot(view: PublicView, seat: int, rng: random.Random) -> Action:
+        actions = reference.legal_actions(view)
+        if len(actions) == 1:
+            return actions[0]
+        return mcts_moves(view, simulations=simulations, deals=deals, rollout=rollout,
+                          seed=rng.getrandbits(31)).best
+    return bot
+
+
+def _mcts_from(args: list[str]) -> matches.Bot:
+    if len(args) > 2 or not all(a.isdigit() for a in args):
+        raise InputError(f"mcts bot: expected mcts[:SIMULATIONS[:DEALS]], got "
+                         f"mcts:{':'.join(args)}")
+    simulations = int(args[0]) if args else DEFAULT_BOT_SIMULATIONS
+    deals = int(args[1]) if len(args) > 1 else DEFAULT_MCTS_DEALS
+    if simulations < 1 or deals < 1:
+        raise InputError("mcts bot: simulations and deals must be at least 1")
+    return mcts_bot(simulations, deals)
+
+
 # name -> factory(options after the name's ':') -> bot. The MCTS bot joins here:
 # register_bot("mcts", factory), the factory building a bot on :func:`mcts_game` (above).
 BOT_FACTORIES: dict[str, Callable[[list[str]], matches.Bot]] = {
     "random": _no_arguments(random_bot, "random"),
     "greedy": _no_arguments(greedy_bot, "greedy"),
     "mc": _monte_carlo_from,
+    "mcts": _mcts_from,
 }
 
 

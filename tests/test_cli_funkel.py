@@ -1,0 +1,82 @@
+"""`solver new|best|play|match funkel`, run for real in a subprocess."""
+import json
+
+import pytest
+
+from solver import funkel
+from test_cli import run, run_json
+
+
+@pytest.fixture
+def position_file(tmp_path):
+    path = tmp_path / "start.json"
+    done = run("new", "funkel", "--players", "3", "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    path.write_text(done.stdout)
+    return path
+
+
+def test_new_prints_the_same_deal_as_the_api():
+    done = run("new", "funkel", "--players", "4", "--layout", "crossing", "--seed", "9")
+    assert done.stdout.strip() == funkel.new_position(4, "crossing", 9)
+
+
+def test_best_estimates_every_push_with_an_interval(position_file):
+    out = run_json("best", "funkel", str(position_file), "--samples", "300")
+    api = funkel.estimate_moves(position_file.read_text(), samples=300)
+    assert [m["win_probability"] for m in out["moves"]] == \
+        [round(m.win_probability, 6) for m in api.moves]
+    for move in out["moves"]:
+        low, high = move["interval"]
+        assert low <= move["win_probability"] <= high
+    assert out["best"] == funkel.describe(api.best)
+
+
+def test_best_by_mcts_is_reproducible_for_a_seed(position_file):
+    args = ("best", "funkel", str(position_file), "--method", "mcts", "--samples", "800",
+            "--seed", "3")
+    first, second = run_json(*args), run_json(*args)
+    assert first["moves"] == second["moves"] and first["method"] == "mcts"
+
+
+def test_play_prints_positions_that_best_accepts(tmp_path):
+    done = run("play", "funkel", "--players", "2", "--bots", "greedy,random", "--seed", "4")
+    assert done.returncode == 0, done.stderr
+    positions = [line[len("position: "):] for line in done.stdout.splitlines()
+                 if line.startswith("position: ")]
+    assert len(positions) > 2 and done.stdout.rstrip().splitlines()[-1].startswith("result:")
+    middle = tmp_path / "middle.json"
+    middle.write_text(positions[len(positions) // 2])
+    assert run("best", "funkel", str(middle), "--samples", "50").returncode == 0
+
+
+def test_match_reports_each_bot_with_an_interval():
+    out = run_json("match", "funkel", "--players", "2", "--bots", "greedy,random", "--games", "6")
+    assert out["games"] == 6 and [e["bot"] for e in out["entrants"]] == ["greedy", "random"]
+    assert abs(sum(e["points"] for e in out["entrants"]) - 6) < 1e-9
+
+
+BAD = {
+    "missing file": ["best", "funkel", "/no/such/file.json"],
+    "not a position": ["best", "funkel", "README.md"],
+    "bad bot": ["play", "funkel", "--bots", "random,genius"],
+    "bot count": ["match", "funkel", "--players", "3", "--bots", "random,random"],
+    "players": ["new", "funkel", "--players", "5"],
+    "layout": ["new", "funkel", "--layout", "spiral"],
+}
+
+
+@pytest.mark.parametrize("args", BAD.values(), ids=BAD.keys())
+def test_bad_funkel_input_is_one_line_and_exit_code_2(args):
+    done = run(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_a_field_error_names_the_field(tmp_path, position_file):
+    broken = json.loads(position_file.read_text())
+    broken["hands"] = "three"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(broken))
+    done = run("best", "funkel", str(path))
+    assert done.returncode == 2 and "hands" in done.stderr
