@@ -412,3 +412,22 @@ def test_a_fresh_process_loads_the_estimator_kernels_from_the_disk_cache():
     run_fresh_process(CACHE_PROBE)  # warm-up: compiles and writes the cache if it is missing
     hits = json.loads(run_fresh_process(CACHE_PROBE).strip().splitlines()[-1])
     assert all(count >= 1 for count in hits.values()), hits
+
+
+# --- determinized MCTS ----------------------------------------------------------------------------
+
+def test_mcts_visits_add_up_and_reproduce_for_a_seed(endgame_view):
+    from solver.funkel import mcts_moves
+    first = mcts_moves(endgame_view, simulations=800, deals=4, seed=11)
+    again = mcts_moves(endgame_view, simulations=800, deals=4, seed=11)
+    assert [m.samples for m in first.moves] == [m.samples for m in again.moves]
+    assert sum(m.samples for m in first.moves) == first.samples == 800
+    assert first.best == max(first.moves, key=lambda m: m.samples).action
+    for move in first.moves:
+        assert move.low <= move.win_probability <= move.high
+
+
+def test_mcts_bot_beats_the_random_bot():
+    from solver.funkel import match
+    found = match(2, ["mcts:300:4", "random"], games=8, seed=3)
+    assert found.entrants[0].win_rate > 0.5
