@@ -12,6 +12,9 @@ Game contract, for a 2-player zero-sum game whose state is a pair of uint64 word
                                             difference) and the most it can still change by
     evaluate(S) -> int64                    heuristic value, side to move's view
     score(S) -> int64                       exact value of a finished game
+    probe(S, data: int8[::1],               exact value net of banked from endgame tables, or
+          offsets: int64[::1]) -> int64     NO_ENTRY; tried where swing <= stats PROBE_MAX
+                                            (``no_probe`` and PROBE_MAX = -1 without tables)
 
 and, passed as plain words, ``key_mask``: the bits of each state word the rest of the game
 depends on (the table stores values net of ``banked``, keyed by ``S & key_mask``).
@@ -55,10 +58,12 @@ HISTORY_LIMIT = 1 << 22
 TT_MIN_SWING = 4
 
 # stats[] slots
-NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS = range(8)
+(NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS,
+ TABLE_HITS, PROBE_MAX) = range(10)
 # stats[OPTIONS] bits: switch parts off, to test that they change speed and not values
 NO_TABLE, NO_ORDERING = 1, 2
-STATS_SIZE = 8
+STATS_SIZE = 16
+NO_ENTRY = -32768           # probe(): the tables do not hold this position
 
 _IN_USE = np.uint64(1 << 63)
 _NO_LOWER = 0
@@ -75,6 +80,7 @@ def game_signatures(state_type):
         bounds=types.UniTuple(types.int64, 2)(state_type),
         evaluate=types.int64(state_type),
         score=types.int64(state_type),
+        probe=types.int64(state_type, types.int8[::1], types.int64[::1]),
     )
 
 
@@ -162,10 +168,12 @@ GAME = game_signatures(STATE)
 _SEARCH_SIGNATURE = types.int64(
     STATE, types.int64, types.int64, types.int64, types.int64, types.int64,
     fn(GAME["expand"]), fn(GAME["bounds"]), fn(GAME["evaluate"]), fn(GAME["score"]),
-    types.uint64, types.uint64, types.uint64[:, ::1], types.int64[:, ::1])
+    fn(GAME["probe"]), types.uint64, types.uint64, types.uint64[:, ::1], types.int64[:, ::1],
+    types.int8[::1])
 
-# The history counters and the stats live in row MAX_PLY of ``work``.
-HISTORY, STATS = 0, MAX_MOVES
+# Row MAX_PLY of ``work`` holds the history counters, the stats and the endgame tables' level
+# offsets (``offsets`` of probe(): level l is data[offsets[l]:offsets[l + 1]]).
+HISTORY, STATS, TABLE_OFFSETS = 0, MAX_MOVES, MAX_MOVES + STATS_SIZE
 # The search adds one block to a ply's expansion row: each child's TT bucket (-1: none).
 BUCKET = EXPANSION_WIDTH
 WORK_SHAPE = (MAX_PLY + 1, EXPANSION_WIDTH + MAX_MOVES)
@@ -216,9 +224,15 @@ def _reward_history(work, move, bonus):
             history[HISTORY + m] >>= 1
 
 
+@kernel(GAME["probe"])
+def no_probe(state, data, offsets):
+    """The probe of a search without endgame tables."""
+    return NO_ENTRY
+
+
 @kernel(_SEARCH_SIGNATURE)
-def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, score, mask0, mask1,
-           tt, work):
+def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, score, probe, mask0,
+           mask1, tt, work, tables):
     """Fail-soft negamax value of ``state`` within (alpha, beta) at ``depth`` plies (EXACT: to
     the end of the game). ``bucket``: the state's TT bucket if the caller knows it, else -1. Aborts (returns 0, stats ABORTED = 1) once stats NODES passes
     NODE_LIMIT; an aborted search stores nothing. At ply 0 the best move goes to stats
@@ -242,6 +256,11 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
         return fixed - spread
     if fixed + spread <= alpha:
         return fixed + spread
+    if spread <= stats[PROBE_MAX]:  # endgame tables know the exact value
+        value = probe(state, tables, work[MAX_PLY, TABLE_OFFSETS:])
+        if value != NO_ENTRY:
+            stats[TABLE_HITS] += 1
+            return fixed + value
 
     # Step 2. Transposition table: bounds from a search at least as deep narrow the window.
     word0 = state[0] & mask0
@@ -318,10 +337,10 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
             value = score(child) if same_side else -score(child)
         elif same_side:
             value = search(child, next_depth, alpha, beta, ply + 1, row[BUCKET + i], expand,
-                           bounds, evaluate, score, mask0, mask1, tt, work)
+                           bounds, evaluate, score, probe, mask0, mask1, tt, work, tables)
         else:
             value = -search(child, next_depth, -beta, -alpha, ply + 1, row[BUCKET + i], expand,
-                            bounds, evaluate, score, mask0, mask1, tt, work)
+                            bounds, evaluate, score, probe, mask0, mask1, tt, work, tables)
         if stats[ABORTED]:
             return 0
         if value > best:
@@ -348,13 +367,14 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
 
 
 _GAME_ARGS = (fn(GAME["expand"]), fn(GAME["bounds"]), fn(GAME["evaluate"]), fn(GAME["score"]),
-              types.uint64, types.uint64, types.uint64[:, ::1], types.int64[:, ::1])
+              fn(GAME["probe"]), types.uint64, types.uint64, types.uint64[:, ::1],
+              types.int64[:, ::1], types.int8[::1])
 NO_MOVE = -1
 ABORTED_MOVE = -2
 
 
 @kernel(types.UniTuple(types.int64, 2)(STATE, types.int64, *_GAME_ARGS))
-def prove(state, guess, expand, bounds, evaluate, score, mask0, mask1, tt, work):
+def prove(state, guess, expand, bounds, evaluate, score, probe, mask0, mask1, tt, work, tables):
     """MTD(f): the exact value by null-window searches from ``guess``, and a move achieving it
     (NO_MOVE when the game is over; ABORTED_MOVE, value 0, when the node limit stopped it).
 
@@ -366,8 +386,8 @@ def prove(state, guess, expand, bounds, evaluate, score, mask0, mask1, tt, work)
     value, best = guess, NO_MOVE
     while lower < upper:
         beta = value + 1 if value == lower else value
-        value = search(state, EXACT, beta - 1, beta, 0, -1, expand, bounds, evaluate, score,
-                       mask0, mask1, tt, work)
+        value = search(state, EXACT, beta - 1, beta, 0, -1, expand, bounds, evaluate, score, probe,
+                       mask0, mask1, tt, work, tables)
         if stats[ABORTED]:
             return 0, ABORTED_MOVE
         if value >= beta:
@@ -376,8 +396,8 @@ def prove(state, guess, expand, bounds, evaluate, score, mask0, mask1, tt, work)
         else:
             upper = value
     if best < 0:  # decided without trying a move (bounds or table): ask for one that reaches it
-        search(state, EXACT, value - 1, value, 0, -1, expand, bounds, evaluate, score, mask0,
-               mask1, tt, work)
+        search(state, EXACT, value - 1, value, 0, -1, expand, bounds, evaluate, score, probe, mask0,
+               mask1, tt, work, tables)
         best = stats[ROOT_MOVE]
         if best < 0:
             row = np.empty(EXPANSION_WIDTH, np.int64)
@@ -387,17 +407,18 @@ def prove(state, guess, expand, bounds, evaluate, score, mask0, mask1, tt, work)
 
 
 @kernel(types.boolean(STATE, types.int64, types.int64, *_GAME_ARGS))
-def keeps_value(child, info, value, expand, bounds, evaluate, score, mask0, mask1, tt, work):
+def keeps_value(child, info, value, expand, bounds, evaluate, score, probe, mask0, mask1, tt,
+                work, tables):
     """Is the parent's exact value ``value`` reached by this child? (two null-window tests)"""
     same_side = info & EXTRA_TURN
     if info & GAME_OVER:
         final = score(child)
         return (final if same_side else -final) == value
     target = value if same_side else -value
-    low = search(child, EXACT, target - 1, target, 0, -1, expand, bounds, evaluate, score,
-                 mask0, mask1, tt, work)
-    high = search(child, EXACT, target, target + 1, 0, -1, expand, bounds, evaluate, score,
-                  mask0, mask1, tt, work)
+    low = search(child, EXACT, target - 1, target, 0, -1, expand, bounds, evaluate, score, probe,
+                 mask0, mask1, tt, work, tables)
+    high = search(child, EXACT, target, target + 1, 0, -1, expand, bounds, evaluate, score, probe,
+                  mask0, mask1, tt, work, tables)
     return low >= target and high <= target
 
 
@@ -412,7 +433,8 @@ def _table_move(state, mask0, mask1, tt):
 
 
 @kernel(types.int64(STATE, types.int64, types.int64[::1], *_GAME_ARGS))
-def exact_line(state, value, line, expand, bounds, evaluate, score, mask0, mask1, tt, work):
+def exact_line(state, value, line, expand, bounds, evaluate, score, probe, mask0, mask1, tt,
+               work, tables):
     """Fill ``line`` with optimal moves from ``state`` (exact value ``value``), to the end of
     the game or of ``line``: at each step the first move, the table's first, whose child keeps
     the value. Returns the length; -1 if the node limit stopped it."""
@@ -432,8 +454,8 @@ def exact_line(state, value, line, expand, bounds, evaluate, score, mask0, mask1
         for attempt in range(count):  # the table's move first, then the others in turn
             i = (start + attempt) % count
             child = (np.uint64(row[CHILD0 + i]), np.uint64(row[CHILD1 + i]))
-            if keeps_value(child, row[INFO + i], value, expand, bounds, evaluate, score, mask0,
-                           mask1, tt, work):
+            if keeps_value(child, row[INFO + i], value, expand, bounds, evaluate, score, probe, mask0,
+                           mask1, tt, work, tables):
                 chosen = i
                 break
             if stats[ABORTED]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kernels import alphabeta as alphabeta_kernel
 from kernels import mancala as kernel
 from kernels import perft as perft_kernels
 from solver.errors import InputError
@@ -85,7 +86,8 @@ def kernel_game():
     heuristic evaluation is the store difference (the value already banked)."""
     return KernelGame(expand=kernel.expand, bounds=kernel.bounds,
                       evaluate=kernel.store_difference, score=kernel.score,
-                      key_mask=kernel.key_mask, play=kernel.play, legal_moves=kernel.legal_moves)
+                      probe=alphabeta_kernel.no_probe, key_mask=kernel.key_mask,
+                      play=kernel.play, legal_moves=kernel.legal_moves)
 
 
 # --- best move ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ DEFAULT_TABLE_MB = 256
 
 
 class KernelGame(NamedTuple):
-    """A game's compiled functions (the contract is in ``kernels/alphabeta.py``): the first four
+    """A game's compiled functions (the contract is in ``kernels/alphabeta.py``): the first five
     go into the search kernel; ``key_mask`` gives the table-key bits (the same for every state
     reachable from the one asked about); ``play`` and ``legal_moves`` serve this driver."""
 
@@ -24,6 +24,7 @@ class KernelGame(NamedTuple):
     bounds: Callable
     evaluate: Callable
     score: Callable
+    probe: Callable
     key_mask: Callable
     play: Callable
     legal_moves: Callable
@@ -52,14 +53,35 @@ class SearchResult:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
-class AlphaBeta:
-    """One search context: a transposition table and scratch arrays reused across searches."""
+class EndgameTables(NamedTuple):
+    """Exact values the search looks up instead of searching: ``data`` and ``offsets`` as the
+    game's probe takes them, tried wherever the game's swing is at most ``max_swing``."""
 
-    def __init__(self, game: KernelGame, table_mb: int = DEFAULT_TABLE_MB):
+    data: np.ndarray
+    offsets: np.ndarray
+    max_swing: int
+
+
+class AlphaBeta:
+    """One search context: a transposition table and scratch arrays reused across searches,
+    and optionally endgame tables probed at the leaves."""
+
+    def __init__(self, game: KernelGame, table_mb: int = DEFAULT_TABLE_MB,
+                 tables: EndgameTables | None = None):
         self.game = game
         self.tt = ab.new_table(table_mb)
         self.work = ab.new_workspace()
         self.stats = ab.stats_of(self.work)
+        self.tables_data = np.zeros(0, np.int8)
+        self.stats[ab.PROBE_MAX] = -1
+        if tables is not None:
+            room = self.work.shape[1] - ab.TABLE_OFFSETS
+            if len(tables.offsets) > room:
+                raise ValueError(f"at most {room - 2} table levels fit the workspace")
+            self.work[ab.MAX_PLY, ab.TABLE_OFFSETS:ab.TABLE_OFFSETS + len(tables.offsets)] = \
+                tables.offsets
+            self.tables_data = tables.data
+            self.stats[ab.PROBE_MAX] = tables.max_swing
         self._scratch = np.zeros(ab.MAX_MOVES, np.int64)
 
     # --- kernel calls -----------------------------------------------------------------------
@@ -67,8 +89,8 @@ class AlphaBeta:
     def _game_args(self, state):
         game = self.game
         mask0, mask1 = game.key_mask(state)
-        return (game.expand, game.bounds, game.evaluate, game.score, mask0, mask1, self.tt,
-                self.work)
+        return (game.expand, game.bounds, game.evaluate, game.score, game.probe, mask0, mask1,
+                self.tt, self.work, self.tables_data)
 
     def _reset_limits(self, node_limit=None):
         self.stats[ab.ABORTED] = 0
