@@ -1,0 +1,265 @@
+"""Kalah(6,4) speed against OpenSpiel's C++ ``mancala``, side by side in one run. Run:
+
+    pip install 'solver[openspiel]'        # or: pip install open-spiel
+    python benches/compare_openspiel.py [--playouts 300000] [--simulations 10000 100000]
+                                        [--repeats 5] [--seed 1] [--json PATH]
+
+OpenSpiel's ``mancala`` is Kalah(6,4) with captures only from a non-empty opposite pit, so ours
+plays ``capture_empty=False`` throughout (``tests/test_openspiel_parity.py`` checks the two
+agree move by move). Every measurement is repeated ``--repeats`` times, OpenSpiel and ours
+interleaved in each repeat so that load from other users hits both alike; medians are quoted.
+
+What is timed (wall clock, compile and first-call costs excluded by a warm-up):
+
+- Random playouts from the start. OpenSpiel: its C++ ``RandomRolloutEvaluator`` with
+  ``n_rollouts = --playouts``, run through a one-simulation ``MCTSBot.mcts_search`` (the root is
+  evaluated at once: all playouts in one C++ call, OpenSpiel's own rollout loop of ``Clone``,
+  ``LegalActions``, a uniform pick and ``ApplyAction``). It reports no ply count, so its plies/s
+  is its playouts/s times the mean game length of OpenSpiel's own random games, measured with
+  ``evaluate_bots`` and two ``make_uniform_random_bot`` bots (one C++ game per Python call; its
+  own rate is printed too). ``random_sim_test`` is not used: it checks serialization and
+  invariants on every move, so it is not a speed measure. Ours: ``kernels.mancala_playout.
+  playout_stats`` (plies counted exactly).
+- MCTS from the start, one thread, the same number of simulations, UCT with one random
+  playout per simulation and no solver on both sides. OpenSpiel: ``pyspiel.MCTSBot`` with
+  ``RandomRolloutEvaluator(1)``, timing ``mcts_search`` (the simulation count is checked on the
+  returned root); its rewards are +1/-1/0, ours 1/0.5/0, so its ``uct_c`` is twice our ``c``
+  (the same exploration). Ours: ``solver.mancala_mcts.mcts_best_move(threads=1)``.
+- Perft from the start, depths 1..6: ours (``solver.mancala.perft``, ``capture_empty=False``)
+  against a walk over OpenSpiel's states; they must be identical (exit code 1 otherwise).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shlex
+import statistics
+import sys
+import time
+from importlib import metadata
+
+import numpy as np
+
+from kernels import mancala_playout as playout
+from solver import mancala
+from solver.games import mancala as reference
+from solver.mancala_mcts import DEFAULT_C, mcts_best_move, mcts_state
+
+RULES = reference.Rules(6, 4, capture_empty=False)
+PERFT_DEPTHS = range(1, 7)
+TARGET_MCTS_RATIO = 10.0
+OPENSPIEL_MEMORY_MB = 1 << 16   # OpenSpiel's MCTS stops early at this tree size: never reached
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--playouts", type=int, default=300_000,
+                        help="random playouts per repeat and side (default 300000)")
+    parser.add_argument("--simulations", type=int, nargs="+", default=[10_000, 100_000],
+                        help="MCTS simulation budgets (default 10000 100000)")
+    parser.add_argument("--repeats", type=int, default=5, help="repeats per figure (default 5)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    return parser.parse_args(argv)
+
+
+def timed(fn, *args, **kwargs):
+    start = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, time.perf_counter() - start
+
+
+# --- OpenSpiel -----------------------------------------------------------------------------------
+
+def openspiel_rollouts(pyspiel, game, playouts: int, seed: int) -> float:
+    """Seconds for ``playouts`` random playouts from the start in OpenSpiel's C++ rollout loop."""
+    evaluator = pyspiel.RandomRolloutEvaluator(playouts, seed)
+    bot = pyspiel.MCTSBot(game, evaluator, 2.0, 1, OPENSPIEL_MEMORY_MB, False, seed, False)
+    root, seconds = timed(bot.mcts_search, game.new_initial_state())
+    assert root.explore_count == 1
+    return seconds
+
+
+def openspiel_bot_games(pyspiel, game, games: int, seed: int) -> tuple[int, float]:
+    """(plies, seconds) of ``games`` uniform-random games played by ``evaluate_bots``."""
+    bots = [pyspiel.make_uniform_random_bot(0, seed), pyspiel.make_uniform_random_bot(1, seed + 1)]
+    plies, start = 0, time.perf_counter()
+    for g in range(games):
+        state = game.new_initial_state()
+        pyspiel.evaluate_bots(state, bots, seed + g)
+        plies += state.move_number()
+    return plies, time.perf_counter() - start
+
+
+def openspiel_mcts(pyspiel, game, simulations: int, seed: int) -> float:
+    """Seconds for one OpenSpiel MCTS search of ``simulations`` simulations from the start."""
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    bot = pyspiel.MCTSBot(game, evaluator, 2 * DEFAULT_C, simulations, OPENSPIEL_MEMORY_MB,
+                          False, seed, False)
+    root, seconds = timed(bot.mcts_search, game.new_initial_state())
+    assert root.explore_count == simulations, (root.explore_count, simulations)
+    return seconds
+
+
+def openspiel_perft(state, depth: int) -> int:
+    if depth == 0:
+        return 1
+    return sum(openspiel_perft(state.child(action), depth - 1) for action in state.legal_actions())
+
+
+# --- ours ----------------------------------------------------------------------------------------
+
+def our_playouts(playouts: int, seed: int) -> tuple[int, float]:
+    """(plies, seconds) of ``playouts`` random playouts from the start."""
+    state = mcts_state(reference.start(RULES), RULES.capture_empty)
+    (plies, _), seconds = timed(playout.playout_stats, state, playouts, np.uint64(seed))
+    return int(plies), seconds
+
+
+def our_mcts(simulations: int, seed: int) -> float:
+    found, seconds = timed(mcts_best_move, None, RULES, simulations=simulations, threads=1,
+                           seed=seed)
+    assert found.simulations == simulations
+    return seconds
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+def versions() -> dict:
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                if line.startswith("model name")), platform.processor()) \
+        if os.path.exists("/proc/cpuinfo") else platform.processor()
+    out = dict(python=platform.python_version(), cpu=cpu, cpus=os.cpu_count(),
+               mancala_rules_version=reference.INFO.rules_version)
+    for dist in ("open-spiel", "solver", "numba", "numpy"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "?"
+    return out
+
+
+def main(argv=None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        import pyspiel
+    except ImportError:
+        print("OpenSpiel is not installed (pip install 'solver[openspiel]' or pip install "
+              "open-spiel): nothing to compare against; skipped.")
+        return 0
+    game = pyspiel.load_game("mancala")
+    command = "python benches/compare_openspiel.py " + " ".join(shlex.quote(a) for a in (
+        sys.argv[1:] if argv is None else argv))
+    load_before = os.getloadavg()
+
+    # Warm-up: compile / load our kernels, first calls into OpenSpiel.
+    our_playouts(100, 0)
+    our_mcts(1_000, 0)
+    openspiel_rollouts(pyspiel, game, 100, 0)
+    openspiel_mcts(pyspiel, game, 1_000, 0)
+
+    # Step 1. Perft agreement.
+    perft_rows = []
+    for depth in PERFT_DEPTHS:
+        ours = mancala.perft(reference.start(RULES), depth, capture_empty=False)
+        theirs = openspiel_perft(game.new_initial_state(), depth)
+        perft_rows.append((depth, ours, theirs))
+    perft_ok = all(ours == theirs for _, ours, theirs in perft_rows)
+
+    # Step 2. Random playouts, interleaved.
+    bot_games = max(1, args.playouts // 5)
+    rates = {key: [] for key in ("os_playouts", "os_bot_games", "our_playouts", "our_plies")}
+    os_plies, os_games, our_plies_total, our_games = 0, 0, 0, 0
+    for r in range(args.repeats):
+        seed = args.seed + r
+        rates["os_playouts"].append(args.playouts / openspiel_rollouts(pyspiel, game,
+                                                                       args.playouts, seed))
+        plies, seconds = openspiel_bot_games(pyspiel, game, bot_games, seed)
+        rates["os_bot_games"].append(bot_games / seconds)
+        os_plies, os_games = os_plies + plies, os_games + bot_games
+        plies, seconds = our_playouts(args.playouts, seed)
+        rates["our_playouts"].append(args.playouts / seconds)
+        rates["our_plies"].append(plies / seconds)
+        our_plies_total, our_games = our_plies_total + plies, our_games + args.playouts
+    os_mean_plies = os_plies / os_games
+    our_mean_plies = our_plies_total / our_games
+
+    # Step 3. MCTS, interleaved, per budget.
+    mcts_rates = {}
+    for simulations in args.simulations:
+        theirs, ours = [], []
+        for r in range(args.repeats):
+            seed = args.seed + r
+            theirs.append(simulations / openspiel_mcts(pyspiel, game, simulations, seed))
+            ours.append(simulations / our_mcts(simulations, seed))
+        mcts_rates[simulations] = (theirs, ours)
+    load_after = os.getloadavg()
+
+    # Step 4. Report.
+    med = statistics.median
+
+    def paired(theirs, ours):  # median of the per-repeat ratios (each pair timed back to back)
+        return med(o / t for t, o in zip(theirs, ours))
+
+    playout_pairs = paired(rates["os_playouts"], rates["our_playouts"])
+    rows = [("random playouts/s", med(rates["os_playouts"]), med(rates["our_playouts"]),
+             playout_pairs),
+            ("random plies/s", med(rates["os_playouts"]) * os_mean_plies,
+             med(rates["our_plies"]), playout_pairs * our_mean_plies / os_mean_plies)]
+    for simulations, (theirs, ours) in mcts_rates.items():
+        rows.append((f"MCTS sims/s ({simulations:,} sims)", med(theirs), med(ours),
+                     paired(theirs, ours)))
+
+    info = versions()
+    print(f"Kalah(6,4), captures only from a non-empty opposite pit (ours: capture_empty=False); "
+          f"one thread; medians of {args.repeats} interleaved repeats")
+    print(f"{'':<28}{'OpenSpiel':>14}{'ours':>14}{'ours/OS':>9}{'paired':>9}")
+    for name, theirs, ours, pairs in rows:
+        print(f"{name:<28}{theirs:>14,.0f}{ours:>14,.0f}{ours / theirs:>8.1f}x{pairs:>8.1f}x")
+    print("(ours/OS: ratio of the medians; paired: median of the per-repeat ratios)")
+    mcts_ratio = rows[-1][2] / rows[-1][1]
+    verdict = "met" if mcts_ratio >= TARGET_MCTS_RATIO else "NOT met"
+    print(f"target: ours >= {TARGET_MCTS_RATIO:.0f}x OpenSpiel's MCTS sims/s at "
+          f"{args.simulations[-1]:,} sims: {verdict} ({mcts_ratio:.1f}x)")
+    print()
+    print("how it was measured:")
+    print(f"  OpenSpiel playouts: C++ RandomRolloutEvaluator({args.playouts:,} rollouts) in one "
+          f"MCTSBot.mcts_search call (1 simulation); plies/s = playouts/s x {os_mean_plies:.2f} "
+          f"mean plies, from {os_games:,} evaluate_bots uniform-random games "
+          f"(ours: {our_mean_plies:.2f} over {our_games:,} games)")
+    print(f"  OpenSpiel evaluate_bots (one C++ game per Python call): "
+          f"{med(rates['os_bot_games']):,.0f} games/s, "
+          f"{med(rates['os_bot_games']) * os_mean_plies:,.0f} plies/s")
+    print(f"  ours playouts: kernels.mancala_playout.playout_stats({args.playouts:,} playouts)")
+    print(f"  MCTS: OpenSpiel MCTSBot(RandomRolloutEvaluator(1), uct_c={2 * DEFAULT_C:.3f}, "
+          f"solve=False).mcts_search; ours mcts_best_move(threads=1, c={DEFAULT_C:.3f}); "
+          f"wall clock per search")
+    listed = lambda xs: ", ".join(f"{x:,.0f}" for x in xs)  # noqa: E731
+    for simulations, (theirs, ours) in mcts_rates.items():
+        print(f"    {simulations:,} sims, every repeat: OpenSpiel {listed(theirs)}; "
+              f"ours {listed(ours)}")
+    print()
+    print("perft from the start (ours capture_empty=False vs OpenSpiel walk):")
+    for depth, ours, theirs in perft_rows:
+        print(f"  D{depth} {ours:>8} {theirs:>8}  {'agree' if ours == theirs else 'DIFFER'}")
+    print()
+    print("versions: " + ", ".join(f"{k} {v}" for k, v in info.items()))
+    print(f"load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f}")
+    print(f"reproduce: {command.strip()}")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(dict(command=command.strip(), versions=info, repeats=args.repeats,
+                           rates=rates, mcts={str(k): dict(openspiel=v[0], ours=v[1])
+                                              for k, v in mcts_rates.items()},
+                           openspiel_mean_plies=os_mean_plies, our_mean_plies=our_mean_plies,
+                           table=[dict(figure=n, openspiel=t, ours=o, ratio=o / t,
+                                       paired_ratio=pr) for n, t, o, pr in rows],
+                           perft=[dict(depth=d, ours=o, openspiel=t) for d, o, t in perft_rows],
+                           load_average=[load_before[0], load_after[0]]), out, indent=1)
+    return 0 if perft_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
