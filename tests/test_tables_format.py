@@ -1,0 +1,123 @@
+"""Table files: the layout round-trips, and every damaged or foreign file is refused with a
+one-line InputError (never silently used)."""
+import json
+import struct
+
+import numpy as np
+import pytest
+
+from solver.errors import InputError
+from tables import format as fmt
+from tables import index
+
+LEVEL = 3
+
+
+@pytest.fixture
+def level_file(tmp_path):
+    """A level-3 file of made-up values (the format does not care what they mean)."""
+    body = (np.arange(index.level_size(LEVEL)) % 7 - 3).astype(np.int8)
+    path = tmp_path / fmt.level_filename(LEVEL, True)
+    fmt.write_table(path, LEVEL, True, body)
+    return path, body
+
+
+def rewrite_header(path, **changes):
+    """Replace header fields, keeping the file otherwise as it was (canonical JSON)."""
+    raw = path.read_bytes()
+    length = struct.unpack_from("<I", raw, 8)[0]
+    header = json.loads(raw[12:12 + length])
+    header.update(changes)
+    text = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    path.write_bytes(raw[:8] + struct.pack("<I", len(text)) + text + raw[12 + length:])
+
+
+def refused(path, **expect) -> str:
+    with pytest.raises(InputError) as caught:
+        fmt.open_table(path, **expect)
+    message = str(caught.value)
+    assert "\n" not in message and path.name in message
+    return message
+
+
+def test_a_written_file_maps_back_to_its_values(level_file):
+    path, body = level_file
+    header, mapped = fmt.open_table(path, LEVEL, True)
+    assert isinstance(mapped, np.memmap) and mapped.dtype == np.int8
+    assert np.array_equal(mapped, body)
+    assert header["level"] == LEVEL and header["entries"] == index.level_size(LEVEL)
+    assert header["index"] == index.INDEX_SCHEME and header["game"] == "mancala"
+    assert header["capture_empty"] is True and header["rules_version"] == 1
+    assert path.stat().st_size == 12 + len(json.dumps(header, sort_keys=True,
+                                                       separators=(",", ":"))) + body.size
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+
+
+def test_the_body_can_be_written_in_pieces(level_file, tmp_path):
+    path, body = level_file
+    other = tmp_path / "pieces" / path.name
+    other.parent.mkdir()
+    fmt.write_table(other, LEVEL, True, (body[i:i + 100] for i in range(0, body.size, 100)))
+    assert other.read_bytes() == path.read_bytes()
+
+
+def test_a_body_of_the_wrong_size_is_never_written(tmp_path):
+    path = tmp_path / fmt.level_filename(LEVEL, True)
+    with pytest.raises(RuntimeError):
+        fmt.write_table(path, LEVEL, True, np.zeros(10, np.int8))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_truncated_file_is_refused(level_file):
+    path, _ = level_file
+    path.write_bytes(path.read_bytes()[:-1])
+    assert "truncated" in refused(path)
+    path.write_bytes(path.read_bytes()[:20])
+    assert "truncated" in refused(path)
+
+
+def test_one_flipped_byte_in_the_body_is_refused(level_file):
+    path, _ = level_file
+    raw = bytearray(path.read_bytes())
+    raw[-100] ^= 0x01
+    path.write_bytes(bytes(raw))
+    assert "sha256" in refused(path, level=LEVEL, capture_empty=True)
+    assert "sha256" in refused(path)
+
+
+def test_one_flipped_byte_anywhere_in_the_header_is_refused(level_file):
+    path, _ = level_file
+    raw = path.read_bytes()
+    length = struct.unpack_from("<I", raw, 8)[0]
+    for position in range(12 + length):
+        for flip in (0x01, 0x20, 0x80):
+            damaged = bytearray(raw)
+            damaged[position] ^= flip
+            path.write_bytes(bytes(damaged))
+            refused(path, level=LEVEL, capture_empty=True)
+
+
+def test_a_table_of_the_other_capture_rule_is_refused(level_file):
+    path, _ = level_file
+    assert "only from non-empty" in refused(path, capture_empty=False)
+
+
+def test_a_table_of_other_rules_or_another_index_scheme_is_refused(level_file):
+    path, _ = level_file
+    rewrite_header(path, rules_version=99)
+    assert "rules_version 99" in refused(path)
+    rewrite_header(path, rules_version=1, index="colex12")
+    assert "index" in refused(path)
+    rewrite_header(path, index=index.INDEX_SCHEME, pits=5)
+    assert "pits" in refused(path)
+
+
+def test_a_file_of_another_level_is_refused(level_file):
+    path, _ = level_file
+    assert "expected level 4" in refused(path, level=4)
+
+
+def test_a_foreign_file_is_refused(tmp_path):
+    path = tmp_path / fmt.level_filename(2, True)
+    path.write_text("hello, I am not a table at all")
+    assert "not a solver table" in refused(path)
