@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     mancala.add_argument("--seed", type=int, default=0, help="with --mcts: random seed")
     mancala.add_argument("--all-moves", action="store_true",
                          help="also give the exact value of every legal move")
+    mancala.add_argument("--tables", metavar="DIR", help="endgame tables to probe (default: "
+                         "those in the per-user table folder, with --exact)")
+    mancala.add_argument("--no-tables", action="store_true", help="probe no endgame tables")
     mancala.add_argument("--table-mb", type=int, metavar="MB",
                          help="transposition table size (default 64; with --exact 16 to 1024 by the "
                          "stones in play)")
@@ -93,6 +96,21 @@ def _parser() -> argparse.ArgumentParser:
     funkel.add_argument("--json", action="store_true", help="print one JSON object")
     funkel.set_defaults(run=_match_funkel)
 
+    solve = commands.add_parser("solve", help="prove the value of a whole game")
+    solve_games = solve.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    mancala = solve_games.add_parser("mancala", help="Kalah(m,n) from the start")
+    mancala.add_argument("--pits", type=int, default=6, metavar="M")
+    mancala.add_argument("--stones", type=int, default=4, metavar="N")
+    mancala.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
+    mancala.add_argument("--tables", metavar="DIR", help="endgame tables (default: the per-user "
+                         "table folder's, if built)")
+    mancala.add_argument("--no-tables", action="store_true", help="probe no endgame tables")
+    mancala.add_argument("--table-mb", type=int, metavar="MB", help="transposition table size")
+    mancala.add_argument("--json", action="store_true", help="print one JSON object")
+    mancala.set_defaults(run=_solve_mancala)
+
+    _tables_commands(commands)
+
     perft = commands.add_parser("perft", help="count move sequences (move-generator check)")
     perft_games = perft.add_subparsers(dest="game", required=True, parser_class=_Parser)
     mancala = perft_games.add_parser("mancala", help="leaf nodes at exactly DEPTH sowings")
@@ -120,6 +138,175 @@ def _bench(args) -> str:
     if args.plot:
         bench.plot(report, args.plot)
     return json.dumps(report.to_dict()) if args.json else report.table()
+
+
+def _tables_commands(commands):
+    tables = commands.add_parser("tables", help="Mancala endgame tables: build, info, verify, "
+                                 "probe")
+    actions = tables.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    build = actions.add_parser("build", help="build every level up to --max-stones (resumable)")
+    build.add_argument("game", choices=["mancala"])
+    build.add_argument("--max-stones", type=int, required=True, metavar="N",
+                       help="stones in the pits of the largest level")
+    build.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
+    build.add_argument("--workers", type=int, metavar="K", help="threads (default: all cores)")
+    build.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="run the build on this Dask cluster (workers share --dir)")
+    build.set_defaults(run=_tables_build)
+    info = actions.add_parser("info", help="what a table folder holds")
+    info.set_defaults(run=_tables_info)
+    verify = actions.add_parser("verify", help="check checksums, then recompute samples")
+    verify.add_argument("--sample", type=int, default=0, metavar="K",
+                        help="random positions to recompute by exact search")
+    verify.add_argument("--seed", type=int)
+    verify.set_defaults(run=_tables_verify)
+    probe = actions.add_parser("probe", help="look a position up")
+    probe.add_argument("position", help="'P1,...,P6/P7,...,P12 SA-SB X'")
+    probe.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
+    probe.set_defaults(run=_tables_probe)
+    for parser in (build, info, verify, probe):
+        parser.add_argument("--dir", metavar="DIR", help="table folder (default: "
+                            "$XDG_DATA_HOME/solver/tables or ~/.local/share/solver/tables)")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+class _ProgressBar:
+    """Build progress on stderr: a bar redrawn in place on a terminal, a line per level
+    otherwise (logs)."""
+
+    def __init__(self):
+        self.live = sys.stderr.isatty()
+        self.last_level = None
+
+    def __call__(self, p):
+        fraction = p.positions_done / p.positions_total if p.positions_total else 1.0
+        left = "?" if p.seconds_left is None else _clock(p.seconds_left)
+        text = (f"level {p.level:2d}/{p.max_level} {p.stage:<5} "
+                f"[{'#' * int(30 * fraction):<30}] {fraction:6.1%}  "
+                f"{p.rate / 1e6:6.2f} M positions/s  {_clock(p.seconds)} elapsed, {left} left")
+        if self.live:
+            print("\r" + text, end="", file=sys.stderr, flush=True)
+        elif p.stage != "build" and p.level != self.last_level:
+            print(text, file=sys.stderr, flush=True)
+            self.last_level = p.level
+
+    def close(self):
+        if self.live:
+            print(file=sys.stderr)
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def _tables_build(args) -> str:
+    from solver import tables
+    bar = _ProgressBar()
+    try:
+        report = tables.build(args.max_stones, args.dir, args.capture_empty, args.workers,
+                              args.scheduler, progress=bar)
+    finally:
+        bar.close()
+    out = dict(directory=str(report.directory), capture_empty=report.capture_empty,
+               max_level=report.max_level, built=report.built, loaded=report.loaded,
+               positions=report.positions, seconds=round(report.seconds, 3),
+               positions_per_second=round(report.rate), threads=report.workers)
+    if args.json:
+        return json.dumps(out)
+    return (f"{report.directory}: levels 1..{report.max_level} "
+            f"({_rule(report.capture_empty)}) ready; "
+            f"built {len(report.built)}, found {len(report.loaded)}; "
+            f"{report.positions:,} positions in {report.seconds:.1f} s "
+            f"({report.rate / 1e6:.1f} M positions/s on {report.workers} threads)")
+
+
+def _tables_info(args) -> str:
+    from solver import tables
+    found = tables.info(args.dir)
+    if args.json:
+        return json.dumps(dict(directory=str(found.directory), files=[
+            dict(file=f.path.name, level=f.level, capture_empty=f.capture_empty,
+                 entries=f.entries, bytes=f.bytes, problem=f.problem) for f in found.files],
+            leftovers=[p.name for p in found.leftovers]))
+    lines = [f"{found.directory}: {len(found.files)} table files"]
+    for rule in (True, False):
+        levels = found.levels(rule)
+        if levels:
+            size = sum(f.bytes for f in found.files if f.capture_empty == rule)
+            lines.append(f"  {_rule(rule):<17} levels "
+                         f"{_ranges(levels)}  {size / 2**20:,.1f} MiB")
+    lines += [f"  unusable: {f.path.name}: {f.problem}" for f in found.files if f.problem]
+    lines += [f"  leftover of an interrupted build: {p.name}" for p in found.leftovers]
+    return "\n".join(lines)
+
+
+def _ranges(levels: list[int]) -> str:
+    spans, start = [], levels[0]
+    for previous, level in zip(levels, levels[1:] + [None]):
+        if level != previous + 1:
+            spans.append(f"{start}" if start == previous else f"{start}-{previous}")
+            start = level
+    return ", ".join(spans)
+
+
+def _tables_verify(args) -> str:
+    from solver import tables
+    report = tables.verify(args.dir, args.sample, args.seed)
+    if args.json:
+        text = json.dumps(dict(directory=str(report.directory), files=len(report.files),
+                               samples=len(report.samples), mismatches=[
+                                   vars(m) for m in report.mismatches], ok=report.ok))
+    else:
+        text = (f"{report.directory}: {len(report.files)} files, checksums good; "
+                f"{len(report.samples)} samples recomputed, {len(report.mismatches)} mismatches")
+        text += "".join(f"\n  MISMATCH {m.position} ({_rule(m.capture_empty)}): "
+                        f"table {m.table}, search {m.search}" for m in report.mismatches)
+    if not report.ok:
+        raise TableMismatch(text)
+    return text
+
+
+def _rule(capture_empty: bool) -> str:
+    return "capture_empty" if capture_empty else "no-capture-empty"
+
+
+class TableMismatch(Exception):
+    """A table entry differs from exact search: the tables are wrong (exit code 1)."""
+
+
+def _tables_probe(args) -> str:
+    from solver import tables
+    found = tables.probe(args.position, args.dir, args.capture_empty)
+    if args.json:
+        return json.dumps(vars(found))
+    lines = [f"{found.position}: value {found.value:+d} (stores {found.value - found.gain:+d}, "
+             f"future gain {found.gain:+d}), level {found.level}"]
+    if found.moves:
+        lines.append("moves: " + "  ".join(f"{m}: {v:+d}" for m, v in found.moves.items()))
+        lines.append(f"best: {' '.join(map(str, found.best))}")
+    return "\n".join(lines)
+
+
+def _solve_mancala(args) -> str:
+    from solver import mancala
+    rules = mancala.Rules(args.pits, args.stones, args.capture_empty)
+    found = mancala.solve(rules, tables=False if args.no_tables else args.tables,
+                          table_mb=args.table_mb)
+    if args.json:
+        return json.dumps(found.to_dict())
+    capture = "captures also from an empty opposite pit" if rules.capture_empty else \
+        "captures only from a non-empty opposite pit"
+    lines = [f"Kalah({rules.pits},{rules.stones}), {capture}",
+             f"value for A (who moves first): {found.value:+d}; optimal first move: "
+             f"{found.move}", "", f"{'opening':>8} {'value':>6}   optimal reply"]
+    for o in found.openings:
+        reply = "game over" if o.reply is None else f"{o.reply} (by {o.reply_by})"
+        lines.append(f"{o.move:>8} {o.value:>+6d}   {reply}")
+    tables_used = f"endgame tables 1..{found.table_levels}" if found.table_levels else \
+        "no endgame tables"
+    lines.append(f"\nnodes: {found.nodes:,}   time: {found.seconds:.2f} s   ({tables_used})")
+    return "\n".join(lines)
 
 
 def _funkel_table_options(parser):
@@ -216,7 +403,8 @@ def _best_mancala(args) -> str:
     if args.table_mb is not None and not 1 <= args.table_mb <= 65536:
         raise InputError(f"--table-mb must be 1..65536, got {args.table_mb}")
     found = best_move(pos, rules, seconds=args.time, depth=args.depth, exact=args.exact,
-                      all_moves=args.all_moves, table_mb=args.table_mb)
+                      all_moves=args.all_moves, table_mb=args.table_mb,
+                      tables=False if args.no_tables else args.tables)
     if args.json:
         return json.dumps(found.to_dict())
     capture = "also from an empty opposite pit" if rules.capture_empty else \
@@ -231,6 +419,9 @@ def _best_mancala(args) -> str:
         lines.append("moves: " + "  ".join(f"{m}: {v:+d}" for m, v in found.moves.items()))
     lines.append(f"nodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
                  f"time: {found.seconds:.3f} s")
+    if found.table_levels:
+        lines.append(f"endgame tables: levels 1..{found.table_levels}, "
+                     f"{found.table_hits:,} positions looked up")
     return "\n".join(lines)
 
 
@@ -289,6 +480,9 @@ def main(argv=None) -> int:
     except InputError as error:
         print(f"solver: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except TableMismatch as error:
+        print(error)
+        return 1
     except KeyboardInterrupt:
         print("solver: interrupted", file=sys.stderr)
         return 130

@@ -11,7 +11,7 @@ from kernels import mancala as kernel
 from kernels import perft as perft_kernels
 from solver.errors import InputError
 from solver.games import mancala as reference
-from solver.search.alphabeta import AlphaBeta, KernelGame, SearchResult
+from solver.search.alphabeta import AlphaBeta, EndgameTables, KernelGame, SearchResult
 from solver.games.mancala import (A, B, Position, Rules, draw_board, format_position,  # noqa: F401
                                   legal_moves, parse_move, parse_position, play, start)
 
@@ -81,13 +81,20 @@ def perft_divide(pos: Position, depth: int, capture_empty: bool = True) -> dict[
             for lane, leaves in zip(root_lanes[:n], counts[:n])}
 
 
-def kernel_game():
+def kernel_game(with_tables: bool = False):
     """The packed kernel's functions in the form the alpha-beta search takes them. The
-    heuristic evaluation is the store difference (the value already banked)."""
+    heuristic evaluation is the store difference (the value already banked); ``with_tables``:
+    the endgame-table probe instead of none."""
     return KernelGame(expand=kernel.expand, bounds=kernel.bounds,
                       evaluate=kernel.store_difference, score=kernel.score,
-                      probe=alphabeta_kernel.no_probe, key_mask=kernel.key_mask,
+                      probe=_table_probe() if with_tables else alphabeta_kernel.no_probe,
+                      key_mask=kernel.key_mask,
                       play=kernel.play, legal_moves=kernel.legal_moves)
+
+
+def _table_probe():
+    from tables.probe import probe
+    return probe
 
 
 # --- best move ---------------------------------------------------------------------------------
@@ -105,6 +112,7 @@ class BestMove(SearchResult):
 
     position: str = ""
     rules: Rules = Rules()
+    table_levels: int = 0       # endgame-table levels 1..table_levels were probed
 
     def to_dict(self) -> dict:
         out = dict(position=self.position, pits=self.rules.pits, stones=self.rules.stones,
@@ -119,11 +127,16 @@ class BestMove(SearchResult):
 
 def best_move(position: Position | str | None = None, rules: Rules | None = None, *,
               seconds: float | None = None, depth: int | None = None, exact: bool = False,
-              all_moves: bool = False, table_mb: int | None = None) -> BestMove:
+              all_moves: bool = False, table_mb: int | None = None,
+              tables=None) -> BestMove:
     """Search a position (the start of ``rules`` when None): exactly, to ``depth`` plies, or for
     ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
     the end of every line reports ``exact=True``. Without ``rules``, a position is played
-    with captures from empty opposite pits (the default rule)."""
+    with captures from empty opposite pits (the default rule).
+
+    ``tables``: endgame tables probed at the leaves (Kalah(6, n) only): a directory, True for
+    the default directory, False for none; None (the default) uses the default directory's
+    tables for an exact search when it has any."""
     pos, rules = playable_position(position, rules)
     if sum(1 for _ in (seconds, depth) if _ is not None) + bool(exact) > 1:
         raise InputError("choose one of a time limit, a depth or an exact solve")
@@ -131,7 +144,10 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
         raise InputError(f"depth must be 1..254 plies, got {depth}")
     if seconds is not None and seconds <= 0:
         raise InputError(f"time must be positive, got {seconds}")
-    engine = AlphaBeta(kernel_game(), table_mb or default_table_mb(pos, exact))
+    found_tables = endgame_tables(tables, rules, required=tables not in (None, False),
+                                  wanted=exact if tables is None else bool(tables))
+    game = kernel_game() if found_tables is None else kernel_game(with_tables=True)
+    engine = AlphaBeta(game, table_mb or default_table_mb(pos, exact), found_tables)
     state = to_packed(pos, rules.capture_empty)
     if exact:
         found = engine.solve(state, all_moves=all_moves)
@@ -144,7 +160,89 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                  pv=pv_bins(state, side, found.pv),
                  moves=None if found.moves is None else {move_of(k, side, m): v
                                                          for k, v in sorted(found.moves.items())})
-    return BestMove(**named, position=reference.format_position(pos), rules=rules)
+    return BestMove(**named, position=reference.format_position(pos), rules=rules,
+                    table_levels=0 if found_tables is None else found_tables.max_swing)
+
+
+@dataclass
+class Opening:
+    """One first move of the game: its exact value for the first player, and the optimal next
+    move (by whoever moves next: the same player after an extra turn)."""
+
+    move: int
+    value: int
+    reply: int | None
+    reply_by: str
+
+
+@dataclass
+class Solution:
+    """The whole game from the start, proven: ``value`` for the first player (A) and an
+    optimal first move, then every opening move with its value and optimal reply."""
+
+    rules: Rules
+    value: int
+    move: int
+    openings: list[Opening]
+    nodes: int
+    seconds: float
+    table_levels: int
+
+    def to_dict(self) -> dict:
+        return dict(pits=self.rules.pits, stones=self.rules.stones,
+                    capture_empty=self.rules.capture_empty, value=self.value, move=self.move,
+                    openings=[vars(o) for o in self.openings], nodes=self.nodes,
+                    seconds=round(self.seconds, 3), table_levels=self.table_levels)
+
+
+def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None) -> Solution:
+    """Prove the value of Kalah(pits, stones) from the start: every opening move's exact value
+    and, after each, the optimal move of the side to move. One transposition table serves all
+    the proofs. ``tables`` as in :func:`best_move` (None: the default directory's, if built)."""
+    import time
+    start_time = time.perf_counter()
+    pos = reference.start(rules)
+    found_tables = endgame_tables(tables, rules, required=tables not in (None, False))
+    engine = AlphaBeta(kernel_game(with_tables=found_tables is not None),
+                       table_mb or default_table_mb(pos, True), found_tables)
+    state = to_packed(pos, rules.capture_empty)
+    root = engine.solve(state, all_moves=True)
+    openings = []
+    for lane, value in sorted(root.moves.items()):
+        child, info = kernel.play(state, lane)
+        side = pos.to_move if info & kernel.EXTRA_TURN else 1 - pos.to_move
+        reply = None if info & kernel.GAME_OVER else engine.prove(child)[1]
+        openings.append(Opening(move_of(lane, pos.to_move, rules.pits), value,
+                                None if reply is None else move_of(reply, side, rules.pits),
+                                reference.SIDE_NAMES[side]))
+    return Solution(rules, root.value, move_of(root.move, pos.to_move, rules.pits), openings,
+                    engine.nodes, time.perf_counter() - start_time,
+                    0 if found_tables is None else found_tables.max_swing)
+
+
+def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True
+                   ) -> EndgameTables | None:
+    """The endgame tables a search of ``rules`` should probe: from ``tables`` (a directory, or
+    True / None for the default one), or None when not ``wanted``, when the board is not 6 pits
+    a side, or when none are built (an error if they were ``required``)."""
+    if not wanted or tables is False:
+        return None
+    from tables import api as tables_api
+    if rules.pits != tables_api.PITS:
+        if required:
+            raise InputError(f"endgame tables are for 6 pits a side, not {rules.pits}")
+        return None
+    directory = None if tables in (None, True) else tables
+    loaded = tables_api.load_for_search(directory, rules.capture_empty)
+    if loaded.max_level == 0:
+        if required:
+            where = tables_api.default_directory() if directory is None else directory
+            flag = "" if rules.capture_empty else " --no-capture-empty"
+            raise InputError(f"no {tables_api.rule_name(rules.capture_empty)} tables in {where}: "
+                             f"build them with `solver tables build mancala --max-stones N"
+                             f"{flag}`")
+        return None
+    return EndgameTables(loaded.data, loaded.offsets, loaded.max_level)
 
 
 def playable_position(position: Position | str | None, rules: Rules | None

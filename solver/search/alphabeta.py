@@ -47,6 +47,7 @@ class SearchResult:
     seconds: float
     moves: dict[int, int] | None = None
     iterations: list[tuple[int, int, int, float]] = field(default_factory=list)
+    table_hits: int = 0
 
     @property
     def nodes_per_second(self) -> float:
@@ -110,6 +111,11 @@ class AlphaBeta:
     @property
     def nodes(self) -> int:
         return int(self.stats[ab.NODES])
+
+    @property
+    def table_hits(self) -> int:
+        """Positions valued by the endgame tables so far."""
+        return int(self.stats[ab.TABLE_HITS])
 
     def legal_moves(self, state) -> list[int]:
         count = self.game.legal_moves(state, self._scratch)
@@ -175,7 +181,8 @@ class AlphaBeta:
         pv = self.exact_pv(state, value)
         return SearchResult(move=move if move is not None else None, value=value, exact=True,
                             depth=None, pv=pv, nodes=self.nodes - nodes_before,
-                            seconds=time.perf_counter() - start, moves=moves)
+                            seconds=time.perf_counter() - start, moves=moves,
+                            table_hits=self.table_hits)
 
     def _all_move_values(self, state) -> dict[int, int]:
         return {move: self.move_value(state, move) for move in self.legal_moves(state)}
@@ -220,4 +227,4 @@ class AlphaBeta:
         return SearchResult(move=best_move, value=value, exact=exact, depth=completed, pv=pv,
                             nodes=self.nodes - nodes_before,
                             seconds=time.perf_counter() - start, moves=moves,
-                            iterations=iterations)
+                            iterations=iterations, table_hits=self.table_hits)

@@ -1,0 +1,113 @@
+"""Endgame tables inside the search: the same exact values with and without them, and the
+commands that build, check, probe and use them (run for real in subprocesses)."""
+import json
+
+import numpy as np
+import pytest
+
+from solver import mancala
+from solver.errors import InputError
+from solver.games import mancala as reference
+from solver.search.alphabeta import AlphaBeta
+from tables import api
+from tables.format import level_filename, open_table, write_table
+from test_alphabeta import random_position
+from test_cli import run, run_json
+
+TOP = 9
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("tables")
+    for capture_empty in (True, False):
+        api.build(TOP, directory, capture_empty=capture_empty)
+    return directory
+
+
+def engines(directory, capture_empty):
+    rules = mancala.Rules(6, 4, capture_empty)
+    tables = mancala.endgame_tables(directory, rules, required=True)
+    return (AlphaBeta(mancala.kernel_game(with_tables=True), 8, tables),
+            AlphaBeta(mancala.kernel_game(), 8))
+
+
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_probing_tables_changes_no_exact_value(built, rng, capture_empty):
+    with_tables, without = engines(built, capture_empty)
+    for _ in range(40):
+        pos = random_position(rng, 6, rng.randrange(TOP, TOP + 6))
+        state = mancala.to_packed(pos, capture_empty)
+        assert with_tables.solve(state).value == without.solve(state).value, str(pos)
+    assert with_tables.table_hits > 0
+
+
+def test_a_position_inside_the_tables_is_answered_by_a_lookup(built):
+    found = mancala.best_move("0,2,0,1,3,0/1,0,0,0,0,0 18-23 A", exact=True, tables=built)
+    assert found.table_levels == TOP and found.table_hits >= 1
+    assert found.value == mancala.best_move("0,2,0,1,3,0/1,0,0,0,0,0 18-23 A", exact=True,
+                                            tables=False).value
+
+
+def test_asking_for_tables_that_are_not_built_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="build them"):
+        mancala.best_move(exact=True, tables=tmp_path)
+    with pytest.raises(InputError, match="6 pits"):
+        mancala.best_move(rules=mancala.Rules(4, 3), exact=True, tables=tmp_path)
+
+
+def test_solving_with_tables_agrees_with_solving_without(built):
+    rules = mancala.Rules(6, 1)
+    assert mancala.solve(rules, tables=built).to_dict() | {"nodes": 0, "seconds": 0,
+                                                           "table_levels": 0} == \
+        mancala.solve(rules, tables=False).to_dict() | {"nodes": 0, "seconds": 0}
+
+
+def test_solve_lists_every_opening_with_its_value():
+    found = mancala.solve(mancala.Rules(3, 3), tables=False)
+    start = reference.start(mancala.Rules(3, 3))
+    assert [o.move for o in found.openings] == reference.legal_moves(start)
+    assert found.value == max(o.value for o in found.openings)
+    assert found.move in [o.move for o in found.openings if o.value == found.value]
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+def test_build_info_verify_probe_commands(tmp_path):
+    directory = str(tmp_path)
+    out = run_json("tables", "build", "mancala", "--max-stones", "6", "--dir", directory)
+    assert out["built"] == [1, 2, 3, 4, 5, 6]
+    again = run_json("tables", "build", "mancala", "--max-stones", "6", "--dir", directory)
+    assert again["built"] == [] and again["loaded"] == [1, 2, 3, 4, 5, 6]
+    listing = run_json("tables", "info", "--dir", directory)
+    assert sorted(f["level"] for f in listing["files"]) == [1, 2, 3, 4, 5, 6]
+    checked = run_json("tables", "verify", "--dir", directory, "--sample", "20", "--seed", "1")
+    assert checked["ok"] and checked["samples"] == 20
+    probed = run_json("tables", "probe", "1,0,2,0,0,0/0,1,0,0,2,0 5-9 B", "--dir", directory)
+    exact = mancala.best_move("1,0,2,0,0,0/0,1,0,0,2,0 5-9 B", exact=True, tables=False)
+    assert probed["value"] == exact.value
+    solved = run_json("best", "mancala", "1,0,2,0,0,0/0,1,0,0,2,0 5-9 B", "--exact", "--tables",
+                      directory)
+    assert solved["value"] == exact.value
+
+
+def test_verify_fails_on_a_wrong_entry_and_refuses_a_corrupted_file(built, tmp_path):
+    for path in built.glob("*.tbl"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    wrong = tmp_path / level_filename(2, True)
+    _, body = open_table(wrong, 2, True)
+    write_table(wrong, 2, True, np.asarray(body) + np.int8(1))  # a sound file with wrong values
+    done = run("tables", "verify", "--dir", str(tmp_path), "--sample", "60", "--seed", "2")
+    assert done.returncode == 1 and "MISMATCH" in done.stdout
+    data = bytearray(wrong.read_bytes())
+    data[-1] ^= 0x10
+    wrong.write_bytes(bytes(data))
+    done = run("tables", "verify", "--dir", str(tmp_path))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
+
+
+def test_solve_command_prints_the_openings():
+    out = run_json("solve", "mancala", "--pits", "3", "--stones", "2", "--no-tables")
+    assert out["value"] == mancala.solve(mancala.Rules(3, 2), tables=False).value
+    assert len(out["openings"]) == 3
