@@ -373,10 +373,11 @@ NO_MOVE = -1
 ABORTED_MOVE = -2
 
 
-@kernel(types.UniTuple(types.int64, 2)(STATE, types.int64, *_GAME_ARGS))
+@kernel(types.UniTuple(types.int64, 4)(STATE, types.int64, *_GAME_ARGS))
 def prove(state, guess, expand, bounds, evaluate, score, probe, mask0, mask1, tt, work, tables):
-    """MTD(f): the exact value by null-window searches from ``guess``, and a move achieving it
-    (NO_MOVE when the game is over; ABORTED_MOVE, value 0, when the node limit stopped it).
+    """MTD(f): the exact value by null-window searches from ``guess``, a move achieving it
+    (NO_MOVE when the game is over), and the bounds proven: (value, move, lower, upper). When
+    the node limit stops it: (0, ABORTED_MOVE, lower, upper), the bounds proven so far.
 
     The move comes from the last root search that failed high: it proved the final lower
     bound, which equals the value. One loop in compiled code: a call from Python costs ~75 us,
@@ -389,7 +390,7 @@ def prove(state, guess, expand, bounds, evaluate, score, probe, mask0, mask1, tt
         value = search(state, EXACT, beta - 1, beta, 0, -1, expand, bounds, evaluate, score, probe,
                        mask0, mask1, tt, work, tables)
         if stats[ABORTED]:
-            return 0, ABORTED_MOVE
+            return 0, ABORTED_MOVE, lower, upper
         if value >= beta:
             lower = value
             best = stats[ROOT_MOVE]
@@ -403,7 +404,7 @@ def prove(state, guess, expand, bounds, evaluate, score, probe, mask0, mask1, tt
             row = np.empty(EXPANSION_WIDTH, np.int64)
             if expand(state, row) > 0:  # every move reaches it (the value was forced)
                 best = row[MOVE]
-    return value, best
+    return value, best, lower, upper
 
 
 @kernel(types.boolean(STATE, types.int64, types.int64, *_GAME_ARGS))

@@ -150,3 +150,12 @@ def test_node_limit_aborts_without_storing_a_wrong_value():
     for limit in (50, 500, 5000):
         assert interrupted._search(state, ab.EXACT, -ab.INFINITY, ab.INFINITY, limit) is None
     assert interrupted.solve(state).value == engine().solve(state).value
+
+
+def test_a_proof_stopped_early_gives_bounds_that_hold_the_value():
+    state = glue.to_packed(reference.start(reference.Rules(5, 3)))
+    exact = engine().solve(state).value
+    for limit in (100, 3000, 30000):
+        lower, upper = engine().prove_within(state, limit)
+        assert lower <= exact <= upper and -30 <= lower <= upper <= 30
+    assert engine().prove_within(state, 10**9) == (exact, exact)

@@ -127,9 +127,20 @@ class AlphaBeta:
         """The exact value of ``state`` (MTD(f) from ``guess``) and a move achieving it (None
         once the game is over)."""
         self._reset_limits()
-        value, move = ab.prove(state, guess, *self._game_args(state))
+        value, move, _, _ = ab.prove(state, guess, *self._game_args(state))
         self._check_depth()
         return int(value), (None if move < 0 else int(move))
+
+    def prove_within(self, state, node_limit: int, guess: int = 0) -> tuple[int, int]:
+        """MTD(f) stopped after about ``node_limit`` more nodes: the (lower, upper) bounds on
+        the exact value proven by then (equal when it finished)."""
+        self._reset_limits(self.nodes + node_limit)
+        value, move, lower, upper = ab.prove(state, guess, *self._game_args(state))
+        self._check_depth()
+        if move != ab.ABORTED_MOVE:
+            return int(value), int(value)
+        banked, swing = self.game.bounds(state)
+        return int(max(lower, banked - swing)), int(min(upper, banked + swing))
 
     def move_value(self, state, move) -> int:
         """Exact value, from the side to move's view, of playing ``move``."""
