@@ -70,12 +70,30 @@ def _parser() -> argparse.ArgumentParser:
     funkel.add_argument("--json", action="store_true", help="print one JSON object")
     funkel.set_defaults(run=_best_funkel)
 
+    tunhell = best_games.add_parser("tunhell", help="Tunhell: ISMCTS or determinized Monte "
+                                    "Carlo estimate of every action")
+    tunhell.add_argument("position", metavar="POSITION.json", help="one seat's view as `solver "
+                         "new tunhell` prints ('-': standard input)")
+    tunhell_budget = tunhell.add_mutually_exclusive_group()
+    tunhell_budget.add_argument("--time", type=float, metavar="S", help="search for S seconds")
+    tunhell_budget.add_argument("--iterations", type=int, metavar="N", help="N playouts")
+    tunhell.add_argument("--method", choices=["ismcts", "pimc"], default="ismcts")
+    tunhell.add_argument("--seat", type=int, help="the asking seat (must be the position's)")
+    tunhell.add_argument("--threads", type=int, default=1, metavar="T")
+    tunhell.add_argument("--seed", type=int, default=0)
+    tunhell.add_argument("--json", action="store_true", help="print one JSON object")
+    tunhell.set_defaults(run=_best_tunhell)
+
     new = commands.add_parser("new", help="print a new game's position")
     new_games = new.add_subparsers(dest="game", required=True, parser_class=_Parser)
     funkel = new_games.add_parser("funkel", help="a dealt Funkel Munkel start, as JSON")
     _funkel_table_options(funkel)
     funkel.add_argument("--view", action="store_true", help="only what the players see")
     funkel.set_defaults(run=_new_funkel)
+    tunhell = new_games.add_parser("tunhell", help="a dealt Tunhell start, seen by one seat")
+    _tunhell_table_options(tunhell)
+    tunhell.add_argument("--seat", type=int, default=0, help="whose view (default 0)")
+    tunhell.set_defaults(run=_new_tunhell)
 
     play = commands.add_parser("play", help="print a whole game played by bots")
     play_games = play.add_subparsers(dest="game", required=True, parser_class=_Parser)
@@ -86,6 +104,12 @@ def _parser() -> argparse.ArgumentParser:
                         "mcts[:SIMULATIONS[:DEALS]]")
     funkel.add_argument("--json", action="store_true", help="print the frames as JSON")
     funkel.set_defaults(run=_play_funkel)
+    tunhell = play_games.add_parser("tunhell", help="a Tunhell game, turn by turn")
+    _tunhell_table_options(tunhell)
+    tunhell.add_argument("--bots", required=True, metavar="B1,B2,...", help="one bot per "
+                         "seat: random, greedy, pimc[:ITERATIONS], ismcts[:ITERATIONS]")
+    tunhell.add_argument("--json", action="store_true", help="print the turns as JSON")
+    tunhell.set_defaults(run=_play_tunhell)
 
     match = commands.add_parser("match", help="bots against each other, seats rotating")
     match_games = match.add_subparsers(dest="game", required=True, parser_class=_Parser)
@@ -95,6 +119,12 @@ def _parser() -> argparse.ArgumentParser:
     funkel.add_argument("--games", type=int, default=100, metavar="G")
     funkel.add_argument("--json", action="store_true", help="print one JSON object")
     funkel.set_defaults(run=_match_funkel)
+    tunhell = match_games.add_parser("tunhell", help="Tunhell win rates with 95% intervals")
+    _tunhell_table_options(tunhell)
+    tunhell.add_argument("--bots", required=True, metavar="B1,B2,...", help="one bot per seat")
+    tunhell.add_argument("--games", type=int, default=100, metavar="G")
+    tunhell.add_argument("--json", action="store_true", help="print one JSON object")
+    tunhell.set_defaults(run=_match_tunhell)
 
     solve = commands.add_parser("solve", help="prove the value of a whole game")
     solve_games = solve.add_subparsers(dest="game", required=True, parser_class=_Parser)
@@ -373,6 +403,55 @@ def _play_funkel(args) -> str:
 def _match_funkel(args) -> str:
     from solver import funkel
     found = funkel.match(args.players, args.bots.split(","), args.games, args.seed, args.layout)
+    return json.dumps(found.to_dict()) if args.json else "\n".join(found.lines())
+
+
+def _tunhell_table_options(parser):
+    parser.add_argument("--players", type=int, default=2, metavar="N", help="2, 3 or 4")
+    parser.add_argument("--intro", action="store_true", help="the introductory game (default: "
+                        "the full game)")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def _best_tunhell(args) -> str:
+    from solver import tunhell
+    found = tunhell.best_action(_read_position_file(args.position), args.seat, args.method,
+                                args.time, args.iterations, args.threads, args.seed)
+    if args.json:
+        return json.dumps(found.to_dict())
+    lines = [f"seat {found.seat} to move; {found.method}, {found.iterations:,} playouts, "
+             f"{found.seconds:.2f} s (stopped: {found.stopped})", "",
+             f"{'action':<44} {'win %':>6}  {'95% interval':<15} {'margin':>7}  "
+             f"{'95% interval':<15} {'samples':>8}"]
+    for m in found.moves:
+        win = "-" if m.win_probability is None else f"{m.win_probability:.1%}"
+        low, high = m.win_interval
+        margin = "-" if m.margin is None else f"{m.margin:+.2f}"
+        spread = "" if m.margin_interval is None else \
+            f"[{m.margin_interval[0]:+.2f}, {m.margin_interval[1]:+.2f}]"
+        mark = "  <- best" if m.action == found.best else ""
+        lines.append(f"{m.name[:44]:<44} {win:>6}  [{low:5.1%}, {high:5.1%}] {margin:>7}  "
+                     f"{spread:<15} {m.samples:>8,}{mark}")
+    lines.append(f"recommended: {found.best_name}")
+    return "\n".join(lines)
+
+
+def _new_tunhell(args) -> str:
+    from solver import tunhell
+    return tunhell.new_position(args.players, args.intro, args.seed, args.seat)
+
+
+def _play_tunhell(args) -> str:
+    from solver import tunhell
+    turns = tunhell.play_game(args.players, args.bots.split(","), args.intro, args.seed)
+    if args.json:
+        return json.dumps([turn.to_dict() for turn in turns])
+    return "\n".join(str(turn) for turn in turns)
+
+
+def _match_tunhell(args) -> str:
+    from solver import tunhell
+    found = tunhell.match(args.players, args.bots.split(","), args.games, args.intro, args.seed)
     return json.dumps(found.to_dict()) if args.json else "\n".join(found.lines())
 
 
