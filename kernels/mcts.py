@@ -40,26 +40,48 @@ edge leads to a proven child (then the best of them for its mover). A simulation
 proven node backs up its exact value without a rollout; UCT takes proven children's exact means
 and skips proven losses; the search stops once the root is proven.
 
-Tree layout: one tree per thread, capacity N nodes, A = ``edges.shape[2]`` (the most moves of a
+Tree layout: one tree per thread, capacity N nodes, A = ``moves.shape[1]`` (the most moves of a
 position), W = state words. Node index = creation order: node 0 is the root, and each
 simulation adds at most one node (the first node it reaches outside the tree). Statistics live
 on the edges, in the parent's row, from the view of the seat that moves at the parent, which is
-the seat that moved into the child; a row is contiguous, so selection reads one row::
+the seat that moved into the child. What a descent reads at a node (its header, the edges'
+visits and children) is one int32 record row, and its edges' rewards one float64 row: R and V
+round them up to whole 64-byte cache lines (the driver aligns the arrays on 64 bytes), so a
+node costs a descent two cache lines::
 
-    nodes   int32[N, 8]       PARENT (-1: root), SLOT (edge index in the parent's row),
-                              MOVER (seat to move, or CHANCE), MOVES (legal moves; -1: not yet
-                              expanded, 0: game over), OPENED (edges tried; decision nodes open
-                              them in legal_moves order), NODE_VISITS (simulations through it)
-    edges   int32[N, 3, A]    [node, MOVE, i]: the i-th legal move; [node, CHILD, i]: its child
-                              node (-1: not in the tree); [node, EDGE_VISITS, i]: simulations
-                              through it
-    values  float64[N, A]     sum of the rewards of the node's MOVER over the edge's simulations
-    proven  float64[N, 2]     SOLVER: the exact reward of seat 0 (NaN: not proven) and a final
-                              score of seat 0 that goes with it
+    record  int32[N, R]       R = 4 + 2A rounded up to a multiple of 16 (64 bytes), >= 16:
+                              [MOVES]        legal moves (-1: not yet expanded, 0: game over)
+                              [OPENED]       edges tried (decision nodes open them in
+                                             legal_moves order)
+                              [MOVER]        seat to move, or CHANCE
+                              [NODE_VISITS]  simulations through it
+                              [HEADER + i]       edge i's visits (simulations through it)
+                              [HEADER + A + i]   edge i's child node (-1: not in the tree)
+    values  float64[N, V]     V = A rounded up to a multiple of 8 (>= 8): [node, i] sum of the
+                              rewards of the node's MOVER over edge i's simulations
+    moves   int32[N, A]       [node, i]: the i-th legal move (read when a simulation leaves the
+                              tree, and by the driver)
+    proven  float64[N, 2]     SOLVER: 1 + the exact reward of seat 0 (0: not proven, so a search
+                              without the SOLVER never touches it) and a final score of seat 0
+                              that goes with it
     states  uint64[N, W]      the node's state
     root_scores float64[A]    sum of the root mover's score over each root edge's simulations
     meta    int64[META_SIZE]  NODES in use, SIMULATIONS run, RNG state (bit-cast), MAX_DEPTH,
                               FULL (simulations that found no room for their node)
+
+No parent links: a simulation keeps its path (node, edge) in a stack, and the backup and the
+SOLVER's proof propagation walk that stack (independent writes instead of a chain of dependent
+loads up the tree).
+
+Selection reads no logarithm, square root or division: ``table`` (:func:`uct_table`, built by
+the driver) holds sqrt(ln n), 1 / n and 1 / sqrt(n) by visit count n, and UCT's priority is
+computed as value * (1 / n) + c * sqrt(ln N) * (1 / sqrt(n)) (the same formula; larger counts
+than the table holds are computed). In a big tree most of a simulation's time outside the
+rollout is spent waiting for memory, so the kernel asks early (prefetch) for the rows it is
+about to need: a child seen at most A times (one still opening its edges, where the simulation
+will leave the tree) has its state, moves and values rows requested while its record row is
+loaded, and before each rollout the record rows of the exit node's siblings, where the next
+simulation most likely leaves the tree, are requested while the rollout computes.
 
 A node is expanded (its moves generated) on its second visit, not when it is added: most leaves
 are visited once. Everything the search needs between calls lives in these arrays, so a driver
@@ -72,18 +94,20 @@ import numpy as np
 from numba import types
 from numba.cpython.unsafe.tuple import tuple_setitem
 
+from kernels._intrinsics import prefetch_row
 from kernels._jit import fn, kernel
 from kernels._random import below, splitmix64, unit
 
 CHANCE = -1
-# nodes[] columns
-PARENT, SLOT, MOVER, MOVES, OPENED, NODE_VISITS = range(6)
-NODE_FIELDS = 8
-# edges[] planes
-MOVE, CHILD, EDGE_VISITS = range(3)
-EDGE_PLANES = 3
-# proven[] columns
+# record[] header columns (also the columns of the driver's ``Tree.nodes`` view)
+MOVES, OPENED, MOVER, NODE_VISITS = range(4)
+HEADER = 4
+# planes of the driver's ``Tree.edges`` view [N, 2, A] of record columns HEADER..HEADER+2A
+EDGE_VISITS, CHILD = 0, 1
+VALUES_ALIGN = 8           # values rows of whole 64-byte lines
+# proven[] columns: PROVEN_VALUE holds PROVEN_OFFSET + the exact reward of seat 0, 0 if not proven
 PROVEN_VALUE, PROVEN_SCORE = 0, 1
+PROVEN_OFFSET = 1.0
 # meta[] slots
 NODES, SIMULATIONS, RNG, MAX_DEPTH, FULL = range(5)
 META_SIZE = 8
@@ -91,13 +115,19 @@ META_SIZE = 8
 SOLVER = 1
 RANDOM_ROLLOUT = 2
 
-# sqrt(ln n) for small visit counts: most nodes a simulation passes are deep ones with few visits,
-# and a table load is cheaper than a logarithm and a square root.
-SQRT_LOG_SIZE = 4096
-SQRT_LOG = np.sqrt(np.log(np.maximum(np.arange(SQRT_LOG_SIZE, dtype=np.float64), 1.0)))
+# uct_table() columns: functions of a visit count n, looked up rather than computed per node
+SQRT_LOG, INVERSE, INVERSE_SQRT = range(3)
+UCT_TABLE_COLUMNS = 4       # 32-byte rows
 
-NODE_BYTES_FIXED = 4 * NODE_FIELDS + 8 * 2        # nodes + proven rows
-EDGE_BYTES = 4 * EDGE_PLANES + 8                  # edges + values per move slot
+
+def record_width(width):
+    """R: int32 columns of a record row for ``width`` move slots (whole 64-byte lines)."""
+    return max(16, -(-(HEADER + 2 * width) // 16) * 16)
+
+
+def values_width(width):
+    """V: float64 columns of a values row (whole 64-byte lines)."""
+    return max(VALUES_ALIGN, -(-width // VALUES_ALIGN) * VALUES_ALIGN)
 
 
 def game_signatures(state_type):
@@ -112,9 +142,23 @@ def game_signatures(state_type):
     )
 
 
+def uct_table(size):
+    """The kernel's ``table`` argument, row n for n in 0..size-1 (n >= 1 where it matters):
+    [SQRT_LOG] sqrt(ln n) (0 for n < 2), [INVERSE] 1 / n, [INVERSE_SQRT] 1 / sqrt(n). A
+    descent needs sqrt(ln N) at every node and 1 / n, 1 / sqrt(n) for every edge: loads are
+    cheaper than logarithms, divisions and square roots. The driver sizes it to the visits a
+    node can reach (the root's: one a simulation); the kernel computes larger n itself."""
+    n = np.maximum(np.arange(size, dtype=np.float64), 1.0)
+    table = np.zeros((size, UCT_TABLE_COLUMNS), np.float64)
+    table[:, SQRT_LOG] = np.sqrt(np.log(n))
+    table[:, INVERSE] = 1.0 / n
+    table[:, INVERSE_SQRT] = 1.0 / np.sqrt(n)
+    return table
+
+
 def bytes_per_node(words, width):
     """Memory one node takes in a tree of ``width`` move slots and ``words``-word states."""
-    return NODE_BYTES_FIXED + 8 * words + EDGE_BYTES * width
+    return 4 * record_width(width) + 8 * values_width(width) + 4 * width + 8 * words + 8 * 2
 
 
 # --- small helpers (no game functions) -----------------------------------------------------------
@@ -134,45 +178,55 @@ def store_state(states, node, state):
         states[node, k] = state[k]
 
 
-@kernel(types.int64(types.int32[:, ::1], types.int32[:, :, ::1], types.float64[:, ::1],
-                    types.int64, types.int64, types.int64))
-def add_node(nodes, edges, proven, node, parent, slot):
-    """Fill row ``node`` for a child reached through edge ``slot`` of ``parent``."""
-    nodes[node, PARENT] = parent
-    nodes[node, SLOT] = slot
-    nodes[node, MOVER] = 0
-    nodes[node, MOVES] = -1
-    nodes[node, OPENED] = 0
-    nodes[node, NODE_VISITS] = 0
-    proven[node, PROVEN_VALUE] = np.nan
-    proven[node, PROVEN_SCORE] = 0.0
-    if parent >= 0:
-        edges[parent, CHILD, slot] = node
-    return node
+@kernel(types.void(types.int32[:, ::1], types.int64))
+def add_node(record, node):
+    """Fill row ``node`` for a node just reached (visited once, not expanded; not proven: its
+    zeroed ``proven`` row says so)."""
+    record[node, MOVES] = -1
+    record[node, OPENED] = 0
+    record[node, MOVER] = 0
+    record[node, NODE_VISITS] = 1
 
 
-@kernel(types.int64(types.int32[:, :, ::1], types.float64[:, ::1], types.int64, types.int64,
-                    types.float64, types.float64[::1]))
-def select_uct(edges, values, node, count, exploration, priorities):
-    """The edge maximising mean reward + exploration / sqrt(visits), every edge visited.
-    ``exploration`` = c * sqrt(ln(node visits)). The first of equal edges wins. The priorities
-    are computed in a loop of their own (into scratch ``priorities``), which the compiler turns
-    into vector square roots and divisions; the argmax follows."""
+@kernel(types.boolean(types.float64[:, ::1], types.int64))
+def is_proven(proven, node):
+    return proven[node, PROVEN_VALUE] != 0.0
+
+
+@kernel(types.float64(types.float64[:, ::1], types.int64))
+def proven_value(proven, node):
+    """The exact reward of seat 0 at a proven node."""
+    return proven[node, PROVEN_VALUE] - PROVEN_OFFSET
+
+
+@kernel(types.int64(types.int32[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
+                    types.int64, types.int64, types.float64), inline="always")
+def select_uct(record, values, table, node, count, exploration):
+    """The edge maximising mean reward + exploration / sqrt(visits), every edge visited, as
+    value * (1 / n) + exploration * (1 / sqrt(n)) with both factors from ``table``
+    (:func:`uct_table`) while it is long enough: no division nor square root per edge.
+    ``exploration`` = c * sqrt(ln(node visits)). The first of equal edges wins; the argmax is
+    branch-free."""
+    size = np.uint64(table.shape[0])
+    best, best_slot = -np.inf, 0
     for i in range(count):
-        n = np.float64(edges[node, EDGE_VISITS, i])
-        priorities[i] = (values[node, i] + exploration * math.sqrt(n)) / n
-    best_slot = 0
-    for i in range(1, count):
-        if priorities[i] > priorities[best_slot]:
-            best_slot = i
+        n = np.uint64(record[node, HEADER + i])     # unsigned: no negative-index handling
+        if n < size:
+            priority = values[node, i] * table[n, INVERSE] + exploration * table[n, INVERSE_SQRT]
+        else:
+            visits = np.float64(n)
+            priority = values[node, i] / visits + exploration / math.sqrt(visits)
+        better = priority > best
+        best = priority if better else best
+        best_slot = i if better else best_slot
     return best_slot
 
 
-@kernel(types.float64(types.int64))
-def sqrt_log(visits):
-    """sqrt(ln(visits)), from a table when visits is small."""
-    if visits < SQRT_LOG_SIZE:
-        return SQRT_LOG[visits]
+@kernel(types.float64(types.float64[:, ::1], types.int64))
+def sqrt_log(table, visits):
+    """sqrt(ln(visits)), from ``table`` (:func:`uct_table`) when it is long enough."""
+    if visits < table.shape[0]:
+        return table[np.uint64(visits), SQRT_LOG]
     return math.sqrt(math.log(np.float64(visits)))
 
 
@@ -182,19 +236,19 @@ def value_for(value_of_seat0, seat):
     return value_of_seat0 if seat == 0 else 1.0 - value_of_seat0
 
 
-@kernel(types.int64(types.int32[:, ::1], types.int32[:, :, ::1], types.float64[:, ::1],
-                    types.float64[:, ::1], types.int64, types.int64, types.float64))
-def select_uct_solver(nodes, edges, values, proven, node, count, exploration):
+@kernel(types.int64(types.int32[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
+                    types.int64, types.int64, types.int64, types.float64))
+def select_uct_solver(record, values, proven, node, count, width, exploration):
     """UCT that uses proven children's exact values and never picks a proven loss while another
     edge is left (the node itself is proven once every edge is)."""
-    mover = nodes[node, MOVER]
+    mover = record[node, MOVER]
     best, best_slot = -np.inf, -1
     for i in range(count):
-        n = np.float64(edges[node, EDGE_VISITS, i])
+        n = np.float64(record[node, HEADER + i])
         mean = values[node, i] / n
-        child = edges[node, CHILD, i]
-        if child >= 0 and not np.isnan(proven[child, PROVEN_VALUE]):
-            mean = value_for(proven[child, PROVEN_VALUE], mover)
+        child = record[node, HEADER + width + i]
+        if child >= 0 and is_proven(proven, child):
+            mean = value_for(proven_value(proven, child), mover)
             if mean <= 0.0:
                 continue
         priority = mean + exploration / math.sqrt(n)
@@ -214,57 +268,58 @@ def sample_outcome(probabilities, count, r):
     return count - 1
 
 
-@kernel(types.void(types.int32[:, ::1], types.int32[:, :, ::1], types.float64[:, ::1],
-                   types.float64[::1], types.int64, types.int64, types.float64[::1], types.int64))
-def backup(nodes, edges, values, root_scores, parent, slot, out, players):
-    """Count one simulation with final rewards ``out`` on edge ``slot`` of ``parent`` and on every
-    edge above it: each edge gains the reward of the seat that moves at its parent."""
-    while parent >= 0:
-        edges[parent, EDGE_VISITS, slot] += 1
-        nodes[parent, NODE_VISITS] += 1
-        mover = nodes[parent, MOVER]
+@kernel(types.void(types.int32[:, ::1], types.float64[:, ::1], types.float64[::1],
+                   types.int64[::1], types.int64[::1], types.int64, types.float64[::1],
+                   types.int64), inline="always")
+def backup(record, values, root_scores, path_nodes, path_slots, depth, out, players):
+    """Count one simulation with final rewards ``out`` on the ``depth`` edges of its path:
+    each edge gains the reward of the seat that moves at its node."""
+    for d in range(depth):
+        node, slot = path_nodes[d], path_slots[d]
+        record[node, HEADER + slot] += 1
+        record[node, NODE_VISITS] += 1
+        mover = record[node, MOVER]
         if mover >= 0:
-            values[parent, slot] += out[mover]
-            if parent == 0:
+            values[node, slot] += out[mover]
+            if node == 0:
                 root_scores[slot] += out[players + mover]
-        slot = nodes[parent, SLOT]
-        parent = nodes[parent, PARENT]
 
 
 @kernel(types.void(types.float64[:, ::1], types.int64, types.float64[::1]))
 def proven_returns(proven, node, out):
     """The rewards and scores of a proven 2-player node, into ``out``."""
-    out[0] = proven[node, PROVEN_VALUE]
+    out[0] = proven_value(proven, node)
     out[1] = 1.0 - out[0]
     out[2] = proven[node, PROVEN_SCORE]
     out[3] = -out[2]
 
 
-@kernel(types.void(types.int32[:, ::1], types.int32[:, :, ::1], types.float64[:, ::1],
-                   types.int64))
-def propagate_proof(nodes, edges, proven, node):
-    """``node`` was just proven: prove its ancestors that now are (MCTS-Solver). A parent is
-    proven by a child that gives its mover the best reward (1), or once every edge leads to a
-    proven child: then its value is the best of theirs for its mover. Chance nodes stay
-    unproven (an outcome never drawn would have to be proven too)."""
-    while True:
-        parent = nodes[node, PARENT]
-        if parent < 0 or not np.isnan(proven[parent, PROVEN_VALUE]):
+@kernel(types.void(types.int32[:, ::1], types.float64[:, ::1], types.int64, types.int64[::1],
+                   types.int64, types.int64))
+def propagate_proof(record, proven, width, path_nodes, depth, node):
+    """``node``, reached by the ``depth`` edges of the path, was just proven: prove its
+    ancestors that now are (MCTS-Solver). A parent is proven by a child that gives its mover the
+    best reward (1), or once every edge leads to a proven child: then its value is the best of
+    theirs for its mover. Chance nodes stay unproven (an outcome never drawn would have to be
+    proven too)."""
+    for d in range(depth - 1, -1, -1):
+        parent = path_nodes[d]
+        if is_proven(proven, parent):
             return
-        mover = nodes[parent, MOVER]
+        mover = record[parent, MOVER]
         if mover < 0:
             return
         best_child = node
-        if value_for(proven[node, PROVEN_VALUE], mover) < 1.0:
-            count = nodes[parent, MOVES]
-            if nodes[parent, OPENED] < count:
+        if value_for(proven_value(proven, node), mover) < 1.0:
+            count = record[parent, MOVES]
+            if record[parent, OPENED] < count:
                 return
             best = -1.0
             for i in range(count):
-                child = edges[parent, CHILD, i]
-                if child < 0 or np.isnan(proven[child, PROVEN_VALUE]):
+                child = record[parent, HEADER + width + i]
+                if child < 0 or not is_proven(proven, child):
                     return
-                value = value_for(proven[child, PROVEN_VALUE], mover)
+                value = value_for(proven_value(proven, child), mover)
                 if value > best:
                     best, best_child = value, child
         proven[parent, PROVEN_VALUE] = proven[best_child, PROVEN_VALUE]
@@ -273,20 +328,6 @@ def propagate_proof(nodes, edges, proven, node):
 
 
 # --- the kernels that call the game --------------------------------------------------------------
-
-@kernel()
-def _expand(states, nodes, edges, node, like, legal_moves, to_move, move_buffer):
-    """Generate a node's moves into its row; return how many (0: the game is over)."""
-    state = load_state(states, node, like)
-    count = legal_moves(state, move_buffer)
-    for i in range(count):
-        edges[node, MOVE, i] = move_buffer[i]
-        edges[node, CHILD, i] = -1
-        edges[node, EDGE_VISITS, i] = 0
-    nodes[node, MOVES] = count
-    nodes[node, MOVER] = to_move(state) if count > 0 else 0
-    return count
-
 
 @kernel()
 def _random_rollout(state, rng, out, legal_moves, play, to_move, chance_probabilities, returns,
@@ -306,80 +347,111 @@ def _random_rollout(state, rng, out, legal_moves, play, to_move, chance_probabil
         state, _ = play(state, move_buffer[pick])
 
 
-def _search(root_state, simulations, c, players, options, nodes, edges, values, proven, states,
-            root_scores, meta, legal_moves, play, to_move, chance_probabilities, returns, rollout):
+def _search(root_state, simulations, c, players, options, record, moves, values, proven, states,
+            root_scores, meta, table, legal_moves, play, to_move, chance_probabilities,
+            returns, rollout):
     """Run up to ``simulations`` more simulations on the tree in the arrays (the first call
     on empty arrays, meta[NODES] == 0, adds the root). Returns how many ran: fewer once the
-    SOLVER proves the root. ``c``: UCT exploration constant (rewards are in [0, 1])."""
-    capacity, width = nodes.shape[0], edges.shape[2]
+    SOLVER proves the root. ``c``: UCT exploration constant (rewards are in [0, 1]).
+    ``table``: :func:`uct_table` of any length (a speed matter only)."""
+    capacity, width = record.shape[0], moves.shape[1]
+    children = HEADER + width              # record column of edge 0's child
     move_buffer = np.empty(width, np.int64)
-    weights = np.empty(width, np.float64)     # chance probabilities, or UCT priorities
+    weights = np.empty(width, np.float64)     # chance probabilities
     out = np.empty(2 * players, np.float64)
+    path_nodes = np.empty(capacity, np.int64)  # a path passes a tree node at most once
+    path_slots = np.empty(capacity, np.int64)
     solver = options & SOLVER
     if meta[NODES] == 0:
-        add_node(nodes, edges, proven, 0, -1, 0)
+        add_node(record, 0)
+        record[0, NODE_VISITS] = 0
         store_state(states, 0, root_state)
         meta[NODES] = 1
     rng = np.uint64(meta[RNG])
     done = 0
     while done < simulations:
-        if solver and not np.isnan(proven[0, PROVEN_VALUE]):
+        if solver and is_proven(proven, 0):
             break
         done += 1
 
         # Step 1. Descend from the root, choosing an edge at each node, until an edge leads out
-        # of the tree or the node is finished (game over, or proven).
+        # of the tree or the node is finished (game over, or proven). The path keeps the edges.
         node, depth = 0, 0
         while True:
-            count = nodes[node, MOVES]
+            count = record[node, MOVES]
             if count < 0:
-                count = _expand(states, nodes, edges, node, root_state, legal_moves, to_move,
-                                move_buffer)
+                # Step 1 (first, on a node's second visit): generate its moves. (Written out
+                # here, not as a helper taking the arrays: passing arrays costs atomic
+                # reference counts.)
+                state = load_state(states, node, root_state)
+                count = legal_moves(state, move_buffer)
+                for i in range(count):
+                    moves[node, i] = move_buffer[i]
+                    record[node, HEADER + i] = 0
+                    record[node, children + i] = -1
+                record[node, MOVES] = count
+                record[node, MOVER] = to_move(state) if count > 0 else 0
             if count == 0:
                 # Step 1a. Game over: score it; the SOLVER marks it proven.
                 returns(load_state(states, node, root_state), out)
-                if solver and np.isnan(proven[node, PROVEN_VALUE]):
-                    proven[node, PROVEN_VALUE] = out[0]
+                if solver and not is_proven(proven, node):
+                    proven[node, PROVEN_VALUE] = PROVEN_OFFSET + out[0]
                     proven[node, PROVEN_SCORE] = out[players]
-                    propagate_proof(nodes, edges, proven, node)
+                    propagate_proof(record, proven, width, path_nodes, depth, node)
                 break
-            if solver and not np.isnan(proven[node, PROVEN_VALUE]):
+            if solver and is_proven(proven, node):
                 proven_returns(proven, node, out)  # Step 1b. Proven: its value, no rollout.
                 break
-            mover = nodes[node, MOVER]
+            mover = record[node, MOVER]
+            opened = record[node, OPENED]
             if mover == CHANCE:
                 # Step 1c. Chance node: draw an outcome by its probability.
                 chance_probabilities(load_state(states, node, root_state), weights)
                 rng, r = splitmix64(rng)
                 slot = sample_outcome(weights, count, r)
-            elif nodes[node, OPENED] < count:
+            elif opened < count:
                 # Step 1d. Open the edges in order before choosing among them.
-                slot = nodes[node, OPENED]
-                nodes[node, OPENED] = slot + 1
+                slot = opened
+                record[node, OPENED] = opened + 1
             else:
                 # Step 1e. UCT among the edges.
-                exploration = c * sqrt_log(nodes[node, NODE_VISITS])
+                exploration = c * sqrt_log(table, record[node, NODE_VISITS])
                 if solver:
-                    slot = select_uct_solver(nodes, edges, values, proven, node, count,
+                    slot = select_uct_solver(record, values, proven, node, count, width,
                                              exploration)
                 else:
-                    slot = select_uct(edges, values, node, count, exploration, weights)
-            child = edges[node, CHILD, slot]
+                    slot = select_uct(record, values, table, node, count, exploration)
+            path_nodes[depth] = node
+            path_slots[depth] = slot
             depth += 1
+            child = record[node, children + slot]
             if child >= 0:
+                if record[node, HEADER + slot] <= width:
+                    # A child seen this few times is probably still opening its edges, so this
+                    # simulation leaves the tree there: ask for the rows that step reads.
+                    prefetch_row(states, child)
+                    prefetch_row(moves, child)
+                    prefetch_row(values, child)
                 node = child
                 continue
-            leaf_parent = node
 
             # Step 2. Leave the tree: play the edge, add its node if there is room, roll out.
-            state, _ = play(load_state(states, node, root_state), edges[node, MOVE, slot])
+            state, _ = play(load_state(states, node, root_state), moves[node, slot])
             if meta[NODES] < capacity:
-                child = add_node(nodes, edges, proven, meta[NODES], node, slot)
+                child = meta[NODES]
+                add_node(record, child)
+                record[node, children + slot] = child
                 store_state(states, child, state)
-                nodes[child, NODE_VISITS] = 1
-                meta[NODES] += 1
+                meta[NODES] = child + 1
             else:
                 meta[FULL] += 1
+            # The next simulation most likely passes this node's parent again and leaves the
+            # tree at one of its children: ask for their rows while the rollout runs (the core
+            # waits on the rollout's own chain of instructions, not on memory).
+            if depth >= 2:
+                above = path_nodes[depth - 2]
+                for i in range(record[above, MOVES]):
+                    prefetch_row(record, max(record[above, children + i], 0))
             if options & RANDOM_ROLLOUT:
                 rng = _random_rollout(state, rng, out, legal_moves, play, to_move,
                                       chance_probabilities, returns, move_buffer, weights)
@@ -391,10 +463,9 @@ def _search(root_state, simulations, c, players, options, nodes, edges, values, 
         # Step 3. Back the outcome up every edge on the path, each from its mover's view.
         if depth > meta[MAX_DEPTH]:
             meta[MAX_DEPTH] = depth
-        if node >= 0:  # ended at a finished node: count it, then back up from its edge
-            nodes[node, NODE_VISITS] += 1
-            leaf_parent, slot = nodes[node, PARENT], nodes[node, SLOT]
-        backup(nodes, edges, values, root_scores, leaf_parent, slot, out, players)
+        if node >= 0:  # ended at a finished node: count it too
+            record[node, NODE_VISITS] += 1
+        backup(record, values, root_scores, path_nodes, path_slots, depth, out, players)
     meta[SIMULATIONS] += done
     meta[RNG] = np.int64(rng)
     return done
@@ -405,8 +476,8 @@ def search_signature(state_type):
     game = game_signatures(state_type)
     return types.int64(
         state_type, types.int64, types.float64, types.int64, types.int64,
-        types.int32[:, ::1], types.int32[:, :, ::1], types.float64[:, ::1], types.float64[:, ::1],
-        types.uint64[:, ::1], types.float64[::1], types.int64[::1],
+        types.int32[:, ::1], types.int32[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
+        types.uint64[:, ::1], types.float64[::1], types.int64[::1], types.float64[:, ::1],
         fn(game["legal_moves"]), fn(game["play"]), fn(game["to_move"]),
         fn(game["chance_probabilities"]), fn(game["returns"]), fn(game["rollout"]))
 

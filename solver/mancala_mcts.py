@@ -24,7 +24,7 @@ DEFAULT_C = mcts.DEFAULT_C
 def mcts_game(m: int = reference.MAX_PITS) -> mcts.MctsGame:
     """The Mancala functions in the form the MCTS kernel takes them (``m`` pits per side)."""
     return mcts.MctsGame(state_type=kernel.STATE, players=2, max_moves=m,
-                         legal_moves=kernel.legal_moves, play=kernel.play,
+                         legal_moves=kernel.legal_moves, play=playout.play,
                          to_move=playout.to_move, returns=playout.returns,
                          rollout=playout.rollout)
 

@@ -414,6 +414,90 @@ def test_playout_mean_from_the_start_is_near_its_known_value():
     assert abs(total / 20_000) < 1.5       # and random play hardly favours either side
 
 
+def replay_playout(state, rng):
+    """The plain reference of ``random_playout``: the same random words (one SplitMix64 step a
+    ply), ``random_lane`` on the masked pits, the kernel's ``play`` until it reports GAME_OVER."""
+    mask = mancala_kernel.PIT_MASK[mancala_kernel.pits_of(state[0])]
+    plies = 0
+    while not mancala_kernel.is_terminal(state):
+        rng, r = splitmix64(rng)
+        state, info = mancala_kernel.play(state, playout.random_lane(state[0] & mask, r))
+        plies += 1
+        if info & mancala_kernel.GAME_OVER:
+            break
+    return state, plies, rng
+
+
+def test_random_playout_equals_its_plain_reference(rng):
+    # Random positions (pits of 13+ stones for whole laps), and a game of 240 stones.
+    for _ in range(300):
+        m = rng.randint(1, 6)
+        state = random_state(rng, m, capture_empty=rng.random() < 0.5)
+        seed = np.uint64(rng.getrandbits(64))
+        assert playout.random_playout(state, seed) == replay_playout(state, seed)
+    state = mcts_state(reference.start(reference.Rules(6, 20)))
+    assert playout.random_playout(state, np.uint64(3)) == replay_playout(state, np.uint64(3))
+
+
+def test_pit_masks_name_the_non_empty_pits(rng):
+    for _ in range(2000):
+        m = rng.randint(1, 6)
+        pits = [[rng.choice([0, 0, 1, 2, 5, 13, 64, 127, 128, 200]) for _ in range(m)]
+                for _ in "AB"]
+        words = [mancala_kernel.pack_side(p, rng.randrange(256), m, rng.random() < 0.5)
+                 for p in pits]
+        expected = [sum(1 << lane for lane, count in enumerate(p) if count) for p in pits]
+        assert playout.pit_mask(words[0], playout.PIT_HIGH[m]) == expected[0]
+        assert playout.pit_masks(words[0], words[1], m) == expected[0] | expected[1] << 8
+
+
+def test_the_mcts_play_is_the_kernel_play(rng):
+    for _ in range(500):
+        m = rng.randint(1, 6)
+        state = random_state(rng, m, capture_empty=rng.random() < 0.5)
+        for lane in range(m):
+            if (int(state[0]) >> 8 * lane) & 0xFF:
+                assert playout.play(state, lane) == (mancala_kernel.play(state, lane)[0], 0)
+
+
+TABLE = k.uct_table(4096)     # visits up to 4095 from the table, larger ones computed
+
+
+def test_uct_selection_equals_the_plain_formula(rng):
+    # Random edge statistics (visits past the table too): the kernel's table-driven priority
+    # picks the edge of the largest mean + c * sqrt(ln N / n); among edges whose priorities
+    # differ only by rounding, one of them.
+    width = 6
+    record = np.zeros((1, k.record_width(width)), np.int32)
+    values = np.zeros((1, k.values_width(width)), np.float64)
+    for _ in range(3000):
+        count = rng.randint(1, width)
+        visits = [rng.choice([1, 2, 3, 7, 40, 900, 4095, 4096, 5000, 123456])
+                  for _ in range(count)]
+        rewards = [rng.choice([0.0, 0.5, 1.0, rng.random()]) * n for n in visits]
+        record[0, k.HEADER:k.HEADER + count] = visits
+        values[0, :count] = rewards
+        exploration = 1.4 * math.sqrt(math.log(sum(visits)))
+        priorities = [r / n + exploration / math.sqrt(n) for r, n in zip(rewards, visits)]
+        best = max(priorities)
+        near = [i for i, p in enumerate(priorities) if p >= best - 1e-12 * max(1.0, abs(best))]
+        assert k.select_uct(record, values, TABLE, 0, count, exploration) in near, (visits, rewards)
+
+
+def test_uct_selection_takes_the_first_of_equal_edges():
+    width = 6
+    record = np.zeros((1, k.record_width(width)), np.int32)
+    values = np.zeros((1, k.values_width(width)), np.float64)
+    for visits, reward in ((1, 0.5), (7, 3.0), (5000, 2500.0), (123456, 0.0)):
+        record[0, k.HEADER:k.HEADER + width] = visits
+        values[0, :width] = reward
+        for count in range(1, width + 1):
+            assert k.select_uct(record, values, TABLE, 0, count, 1.3) == 0
+        values[0, 3] = reward + 1.0
+        values[0, 5] = reward + 1.0
+        assert k.select_uct(record, values, TABLE, 0, width, 1.3) == 3
+
+
 # --- architecture --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("module", ["kernels/mcts.py", "solver/search/mcts.py"])

@@ -74,26 +74,55 @@ class MctsResult:
 
 
 class Tree:
-    """The arrays of one tree (layout in ``kernels/mcts.py``)."""
+    """The arrays of one tree (layout in ``kernels/mcts.py``), and views for inspection:
+    ``nodes[node, k.MOVER]`` (header columns), ``edges[node, k.EDGE_VISITS | k.CHILD, i]``."""
 
     def __init__(self, capacity: int, words: int, width: int, seed: int):
-        # zeros, not empty: freshly mapped pages cost the same, and unused cells stay defined
-        self.nodes = np.zeros((capacity, k.NODE_FIELDS), np.int32)
-        self.edges = np.zeros((capacity, k.EDGE_PLANES, width), np.int32)
-        self.values = np.zeros((capacity, width), np.float64)
-        self.proven = np.zeros((capacity, 2), np.float64)
-        self.states = np.zeros((capacity, words), np.uint64)
+        # One zeroed block for the per-node arrays, carved into 64-byte aligned parts: numpy
+        # asks the kernel for huge pages on a block this large, so the tree's random accesses
+        # stay within the TLB's reach. Zeros, not empty: freshly mapped pages cost the same,
+        # and unused cells stay defined.
+        block = _Block([((capacity, k.record_width(width)), np.int32),
+                        ((capacity, k.values_width(width)), np.float64),
+                        ((capacity, width), np.int32), ((capacity, 2), np.float64),
+                        ((capacity, words), np.uint64)])
+        self.record, self.values, self.moves, self.proven, self.states = block.parts
         self.root_scores = np.zeros(width, np.float64)
         self.meta = np.zeros(k.META_SIZE, np.int64)
         self.meta[k.RNG:k.RNG + 1] = np.array([seed], np.uint64).view(np.int64)
+        self.nodes = self.record[:, :k.HEADER]
+        item = self.record.itemsize
+        self.edges = np.lib.stride_tricks.as_strided(
+            self.record[:, k.HEADER:], shape=(capacity, 2, width),
+            strides=(self.record.strides[0], width * item, item), writeable=False)
 
     def arrays(self):
-        return (self.nodes, self.edges, self.values, self.proven, self.states, self.root_scores,
+        return (self.record, self.moves, self.values, self.proven, self.states, self.root_scores,
                 self.meta)
 
     @property
     def root_proven(self) -> bool:
-        return self.meta[k.NODES] > 0 and not math.isnan(self.proven[0, k.PROVEN_VALUE])
+        return self.meta[k.NODES] > 0 and self.proven_value(0) is not None
+
+    def proven_value(self, node: int) -> float | None:
+        """Seat 0's exact reward at ``node`` if the SOLVER proved it, else None."""
+        stored = float(self.proven[node, k.PROVEN_VALUE])
+        return stored - k.PROVEN_OFFSET if stored != 0.0 else None
+
+
+class _Block:
+    """Zeroed C-contiguous 2-D arrays of the given (shape, dtype) carved from one allocation,
+    each starting on a 64-byte cache line (so rows of a multiple of 64 bytes are lines)."""
+
+    def __init__(self, specs):
+        offsets, end = [], 0
+        for shape, dtype in specs:
+            offsets.append(end)
+            end += -(-shape[0] * shape[1] * np.dtype(dtype).itemsize // 64) * 64
+        raw = np.zeros(end + 64, np.uint8)
+        start = -raw.ctypes.data % 64
+        self.parts = [raw[start + at:start + at + shape[0] * shape[1] * np.dtype(dtype).itemsize]
+                      .view(dtype).reshape(shape) for at, (shape, dtype) in zip(offsets, specs)]
 
 
 def tree_capacity(game: MctsGame, state, threads: int, simulations: int | None,
@@ -174,9 +203,27 @@ def bind_kernel(game: MctsGame, state, c: float, solver: bool):
     functions = (game.legal_moves, game.play, game.to_move, chance, game.returns, rollout)
 
     def run(tree: Tree, simulations: int) -> int:
+        table = uct_table(int(tree.meta[k.SIMULATIONS]) + simulations + 1)
         return kernel(state, simulations, float(c), game.players, options, *tree.arrays(),
-                      *functions)
+                      table, *functions)
     return run
+
+
+UCT_TABLE_LIMIT = 1 << 17      # longest UCT table kept (4 MB); larger visit counts are computed
+_uct_table = k.uct_table(1 << 12)
+
+
+def uct_table(visits: int) -> np.ndarray:
+    """The kernel's table of functions of visit counts (``kernels.mcts.uct_table``), long
+    enough for ``visits`` (up to UCT_TABLE_LIMIT): built once per process, doubled when a search
+    needs more. Its length changes the speed, not the results."""
+    global _uct_table
+    size = len(_uct_table)
+    if size < min(visits, UCT_TABLE_LIMIT):
+        while size < min(visits, UCT_TABLE_LIMIT):
+            size *= 2
+        _uct_table = k.uct_table(size)
+    return _uct_table
 
 
 def _shares(simulations: int | None, threads: int) -> list[int | None]:
@@ -211,7 +258,7 @@ def summarize(trees: list[Tree], elapsed: float) -> MctsResult:
     """Sum the root edges over the trees and choose the move."""
     first = trees[0]
     count = int(first.nodes[0, k.MOVES])
-    moves = [int(m) for m in first.edges[0, k.MOVE, :count]]
+    moves = [int(m) for m in first.moves[0, :count]]
     visits = sum(t.edges[0, k.EDGE_VISITS, :count].astype(np.int64) for t in trees)
     rewards = sum(t.values[0, :count] for t in trees)
     scores = sum(t.root_scores[:count] for t in trees)
@@ -222,7 +269,7 @@ def summarize(trees: list[Tree], elapsed: float) -> MctsResult:
         stats[move] = EdgeStats(visits=n, mean_reward=float(rewards[i] / n) if n else math.nan,
                                 mean_score=float(scores[i] / n) if n else math.nan,
                                 proven=_proven_edge(trees, i, root_seat))
-    proven = next((_for_seat(t.proven[0, k.PROVEN_VALUE], root_seat) for t in trees
+    proven = next((_for_seat(t.proven_value(0), root_seat) for t in trees
                    if t.root_proven), None)
     return MctsResult(move=choose_move(stats, proven), moves=stats,
                       simulations=int(sum(t.meta[k.SIMULATIONS] for t in trees)),
@@ -239,8 +286,8 @@ def _proven_edge(trees: list[Tree], slot: int, seat: int) -> float | None:
     """The exact reward for the root mover of root edge ``slot``, if some tree proved it."""
     for tree in trees:
         child = int(tree.edges[0, k.CHILD, slot]) if tree.nodes[0, k.MOVES] > slot else -1
-        if child >= 0 and not math.isnan(tree.proven[child, k.PROVEN_VALUE]):
-            return _for_seat(tree.proven[child, k.PROVEN_VALUE], seat)
+        if child >= 0 and tree.proven_value(child) is not None:
+            return _for_seat(tree.proven_value(child), seat)
     return None
 
 
