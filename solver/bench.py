@@ -129,11 +129,77 @@ def _mancala_warm_up():
     mancala.perft(mancala.start(), 2)
 
 
+def _json_positions(game: str) -> list[dict]:
+    """benches/positions/GAME.jsonl: [{name, position (JSON text)}] in file order."""
+    import json
+    path = POSITIONS_DIR / f"{game}.jsonl"
+    if not path.exists():
+        raise InputError(f"benchmark positions not found at {path} (install the package from "
+                         f"its source tree: pip install -e .)")
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [dict(name=row["name"], position=json.dumps(row["position"])) for row in rows]
+
+
+# Fixed budgets of the Monte Carlo searches: their "nodes" are playouts (mc, pimc) or tree
+# simulations (mcts), identical at one thread for a fixed seed. ``--depth`` does not apply.
+FUNKEL_SAMPLES = 2_000          # mc rounds (each plays every push once)
+FUNKEL_SIMULATIONS = 20_000     # determinized MCTS simulations, over 8 deals
+TUNHELL_ITERATIONS = 20_000     # playouts of PIMC and of ISMCTS
+
+
+def _timed(entry: dict, run) -> int:
+    start = time.perf_counter()
+    nodes = run()
+    entry["_seconds"] = time.perf_counter() - start
+    return nodes
+
+
+def _funkel_mc(entry: dict, depth: int | None, threads: int) -> int:
+    from solver import funkel
+    return _timed(entry, lambda: funkel.estimate_moves(
+        entry["position"], samples=FUNKEL_SAMPLES, threads=threads, seed=0,
+        stop_when_separated=False).playouts)
+
+
+def _funkel_mcts(entry: dict, depth: int | None, threads: int) -> int:
+    from solver import funkel
+    return _timed(entry, lambda: funkel.mcts_moves(
+        entry["position"], simulations=FUNKEL_SIMULATIONS, threads=threads, seed=0).samples)
+
+
+def _funkel_warm_up():
+    from solver import funkel
+    position = funkel.new_position(2, seed=0, view=True)
+    funkel.estimate_moves(position, samples=50)
+    funkel.mcts_moves(position, simulations=100)
+
+
+def _tunhell_search(method: str):
+    def run(entry: dict, depth: int | None, threads: int) -> int:
+        from solver import tunhell
+        return _timed(entry, lambda: tunhell.best_action(
+            entry["position"], method=method, iterations=TUNHELL_ITERATIONS, threads=threads,
+            seed=0, stop_when_separated=False).iterations)
+    return run
+
+
+def _tunhell_warm_up():
+    from solver import tunhell
+    position = tunhell.new_position(2, seed=0)
+    for method in ("pimc", "ismcts"):
+        tunhell.best_action(position, method=method, iterations=200)
+
+
 SEARCHES = {
     "mancala": [BenchSearch("mancala", "alphabeta", _mancala_alphabeta, _mancala_warm_up),
                 BenchSearch("mancala", "perft", _mancala_perft, _mancala_warm_up)],
+    "funkel": [BenchSearch("funkel", "mc", _funkel_mc, _funkel_warm_up),
+               BenchSearch("funkel", "mcts", _funkel_mcts, _funkel_warm_up)],
+    "tunhell": [BenchSearch("tunhell", "pimc", _tunhell_search("pimc"), _tunhell_warm_up),
+                BenchSearch("tunhell", "ismcts", _tunhell_search("ismcts"), _tunhell_warm_up)],
 }
-POSITIONS = {"mancala": mancala_positions}
+POSITIONS = {"mancala": mancala_positions, "funkel": lambda: _json_positions("funkel"),
+             "tunhell": lambda: _json_positions("tunhell")}
 
 
 def run_bench(games: list[str] | None = None, depth: int | None = None,

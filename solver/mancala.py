@@ -220,11 +220,12 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None) -
                     0 if found_tables is None else found_tables.max_swing)
 
 
-def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True
-                   ) -> EndgameTables | None:
+def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True,
+                   max_stones: int | None = None) -> EndgameTables | None:
     """The endgame tables a search of ``rules`` should probe: from ``tables`` (a directory, or
-    True / None for the default one), or None when not ``wanted``, when the board is not 6 pits
-    a side, or when none are built (an error if they were ``required``)."""
+    True / None for the default one), levels up to ``max_stones`` (None: all built), or None
+    when not ``wanted``, when the board is not 6 pits a side, or when none are built (an error
+    if they were ``required``)."""
     if not wanted or tables is False:
         return None
     from tables import api as tables_api
@@ -233,7 +234,7 @@ def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True
             raise InputError(f"endgame tables are for 6 pits a side, not {rules.pits}")
         return None
     directory = None if tables in (None, True) else tables
-    loaded = tables_api.load_for_search(directory, rules.capture_empty)
+    loaded = tables_api.load_for_search(directory, rules.capture_empty, max_stones)
     if loaded.max_level == 0:
         if required:
             where = tables_api.default_directory() if directory is None else directory

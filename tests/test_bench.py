@@ -26,3 +26,15 @@ def test_bench_cli_prints_the_footer_and_json():
         assert label in done.stdout
     out = json.loads(run("bench", "mancala", "--depth", "3", "--json").stdout)
     assert out["total"]["nodes"] == bench.run_bench(["mancala"], depth=3).nodes
+
+
+def test_monte_carlo_benches_cover_their_positions_with_fixed_budgets(monkeypatch):
+    monkeypatch.setattr(bench, "FUNKEL_SAMPLES", 20)
+    monkeypatch.setattr(bench, "FUNKEL_SIMULATIONS", 200)
+    monkeypatch.setattr(bench, "TUNHELL_ITERATIONS", 300)
+    first = bench.run_bench(["funkel", "tunhell"])
+    again = bench.run_bench(["funkel", "tunhell"])
+    assert [r.nodes for r in first.rows] == [r.nodes for r in again.rows]
+    assert {(r.game, r.search) for r in first.rows} == {
+        ("funkel", "mc"), ("funkel", "mcts"), ("tunhell", "pimc"), ("tunhell", "ismcts")}
+    assert all(r.nodes >= 200 for r in first.rows if r.search in ("mcts", "pimc", "ismcts"))
