@@ -306,14 +306,6 @@ def _monte_carlo_from(args: list[str]) -> matches.Bot:
     return monte_carlo_bot(samples, rollout)
 
 
-def _no_arguments(bot: matches.Bot, name: str) -> Callable[[list[str]], matches.Bot]:
-    def factory(args: list[str]) -> matches.Bot:
-        if args:
-            raise InputError(f"bot {name!r} takes no options, got {name}:{':'.join(args)}")
-        return bot
-    return factory
-
-
 def mcts_game(players: int, rollout: str = "random"):
     """The kernel functions in the form the generic MCTS (``solver.search.mcts``) takes them.
     Hook for the MCTS bot: the tree must grow from a full state, so a bot searches
@@ -402,35 +394,15 @@ def _mcts_from(args: list[str]) -> matches.Bot:
     return mcts_bot(simulations, deals)
 
 
-# name -> factory(options after the name's ':') -> bot. The MCTS bot joins here:
-# register_bot("mcts", factory), the factory building a bot on :func:`mcts_game` (above).
-BOT_FACTORIES: dict[str, Callable[[list[str]], matches.Bot]] = {
-    "random": _no_arguments(random_bot, "random"),
-    "greedy": _no_arguments(greedy_bot, "greedy"),
+# ``name[:options]`` -> bot; another bot joins with ``BOTS.register(name, factory)``.
+BOTS = matches.BotNames("funkel", {
+    "random": matches.without_options(random_bot, "random"),
+    "greedy": matches.without_options(greedy_bot, "greedy"),
     "mc": _monte_carlo_from,
     "mcts": _mcts_from,
-}
-
-
-def register_bot(name: str, factory: Callable[[list[str]], matches.Bot]) -> None:
-    """Make ``name[:options]`` a bot name: ``factory(options split at ':')`` builds the bot."""
-    BOT_FACTORIES[name] = factory
-
-
-def bot_named(name: str) -> matches.Bot:
-    """The bot a name stands for: ``random``, ``greedy``, ``mc[:SAMPLES[:ROLLOUT]]``, or one
-    added by :func:`register_bot`."""
-    kind, *args = name.split(":")
-    if kind not in BOT_FACTORIES:
-        raise InputError(f"unknown funkel bot {name!r}: choose {', '.join(BOT_FACTORIES)}")
-    return BOT_FACTORIES[kind](args)
-
-
-def _named_bots(bots, players: int) -> list[tuple[str, matches.Bot]]:
-    if len(bots) != players:
-        raise InputError(f"{players} players need {players} bots, got {len(bots)}")
-    return [(b, bot_named(b)) if isinstance(b, str) else (getattr(b, "__name__", "bot"), b)
-            for b in bots]
+})
+register_bot = BOTS.register
+bot_named = BOTS.named
 
 
 # --- games and matches ----------------------------------------------------------------------------
@@ -467,7 +439,7 @@ def play_game(players: int, bots, seed: int = 0, layout: str = "pinwheel") -> li
     """One game from a ``seed`` deal, ``bots[seat]`` (names or callables) at each seat: every
     position as a frame (JSON, picture, the action that led to it)."""
     _check_players(players)
-    seat_bots = _named_bots(bots, players)
+    seat_bots = BOTS.seated(bots, players)
     game = adapter(layout)
     start = game.new_game(seed, players)
     frames = [Frame(0, None, None, reference.to_json(start), reference.draw(start))]
@@ -489,7 +461,7 @@ def match(players: int, bots, games: int, seed: int = 0,
     _check_players(players)
     if not _whole(games) or games < 1:
         raise InputError(f"games must be a whole number >= 1, got {games!r}")
-    return matches.run_match(adapter(layout), players, _named_bots(bots, players), games, seed,
+    return matches.run_match(adapter(layout), players, BOTS.seated(bots, players), games, seed,
                              on_game=on_game)
 
 

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
 
+from solver.errors import InputError
 from solver.stats import wilson_interval
 
 Bot = Callable[[Any, int, random.Random], Any]
@@ -107,6 +108,43 @@ class MatchResult:
             out.append(f"  {e.name:<{width}}  win rate {e.win_rate:6.1%}  95% [{low:6.1%}, "
                        f"{high:6.1%}]  ({e.wins} won, {e.shared} shared, {e.losses} lost)")
         return out
+
+
+BotFactory = Callable[[list[str]], Bot]
+
+
+class BotNames:
+    """One game's bots by name: ``name[:option[:option]]`` -> ``factory(options)`` -> bot."""
+
+    def __init__(self, game: str, factories: dict[str, BotFactory]):
+        self.game = game
+        self.factories = dict(factories)
+
+    def register(self, name: str, factory: BotFactory) -> None:
+        self.factories[name] = factory
+
+    def named(self, name: str) -> Bot:
+        kind, *options = name.split(":")
+        if kind not in self.factories:
+            raise InputError(f"unknown {self.game} bot {name!r}: choose "
+                             f"{', '.join(self.factories)}")
+        return self.factories[kind](options)
+
+    def seated(self, bots, players: int) -> list[tuple[str, Bot]]:
+        """(name, bot) per seat from names or callables; one bot per seat."""
+        if len(bots) != players:
+            raise InputError(f"{players} players need {players} bots, got {len(bots)}")
+        return [(b, self.named(b)) if isinstance(b, str) else (getattr(b, "__name__", "bot"), b)
+                for b in bots]
+
+
+def without_options(bot: Bot, name: str) -> BotFactory:
+    """The factory of a bot that takes no options."""
+    def factory(options: list[str]) -> Bot:
+        if options:
+            raise InputError(f"bot {name!r} takes no options, got {name}:{':'.join(options)}")
+        return bot
+    return factory
 
 
 def seating(game_index: int, players: int) -> list[int]:

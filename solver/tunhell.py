@@ -243,35 +243,13 @@ def _search_from(method: str) -> Callable[[list[str]], matches.Bot]:
     return factory
 
 
-def _no_arguments(bot: matches.Bot, bot_name: str) -> Callable[[list[str]], matches.Bot]:
-    def factory(args: list[str]) -> matches.Bot:
-        if args:
-            raise InputError(f"bot {bot_name!r} takes no options, got {bot_name}:{':'.join(args)}")
-        return bot
-    return factory
-
-
-BOT_FACTORIES: dict[str, Callable[[list[str]], matches.Bot]] = {
-    "random": _no_arguments(random_bot, "random"),
-    "greedy": _no_arguments(greedy_bot, "greedy"),
+BOTS = matches.BotNames("tunhell", {
+    "random": matches.without_options(random_bot, "random"),
+    "greedy": matches.without_options(greedy_bot, "greedy"),
     "pimc": _search_from("pimc"),
     "ismcts": _search_from("ismcts"),
-}
-
-
-def bot_named(bot_name: str) -> matches.Bot:
-    """The bot a name stands for: ``random``, ``greedy``, ``pimc[:N]``, ``ismcts[:N]``."""
-    kind, *args = bot_name.split(":")
-    if kind not in BOT_FACTORIES:
-        raise InputError(f"unknown tunhell bot {bot_name!r}: choose {', '.join(BOT_FACTORIES)}")
-    return BOT_FACTORIES[kind](args)
-
-
-def _named_bots(bots, players: int) -> list[tuple[str, matches.Bot]]:
-    if len(bots) != players:
-        raise InputError(f"{players} players need {players} bots, got {len(bots)}")
-    return [(b, bot_named(b)) if isinstance(b, str) else (getattr(b, "__name__", "bot"), b)
-            for b in bots]
+})
+bot_named = BOTS.named
 
 
 # --- games and matches ---------------------------------------------------------------------------
@@ -330,7 +308,7 @@ def play_game(players: int, bots, intro: bool = False, seed: int = 0) -> list[Tu
     """One game from a ``seed`` deal, ``bots[seat]`` (names or callables) at each seat: every
     decision with the cards it drew, the fights, the loot and the scores."""
     _check_players(players)
-    seat_bots = _named_bots(bots, players)
+    seat_bots = BOTS.seated(bots, players)
     game = adapter(intro)
     records: list[TurnRecord] = []
 
@@ -397,11 +375,11 @@ def match(players: int, bots, games: int, intro: bool = False, seed: int = 0,
     _check_players(players)
     if not _whole(games) or games < 1:
         raise InputError(f"games must be a whole number >= 1, got {games!r}")
-    return matches.run_match(adapter(intro), players, _named_bots(bots, players), games, seed,
+    return matches.run_match(adapter(intro), players, BOTS.seated(bots, players), games, seed,
                              on_game=on_game)
 
 
 __all__ = ["read_position", "new_position", "best_action", "BestAction", "ActionEstimate",
            "prepare_search", "random_bot", "greedy_bot", "search_bot", "bot_named",
-           "BOT_FACTORIES", "adapter", "play_game", "TurnRecord", "match", "METHODS",
+           "BOTS", "adapter", "play_game", "TurnRecord", "match", "METHODS",
            "DEFAULT_ITERATIONS", "DEFAULT_BOT_ITERATIONS"]

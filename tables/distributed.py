@@ -31,7 +31,7 @@ import numpy as np
 
 from solver.errors import InputError
 from tables import build as builder
-from tables.format import (_fsync_directory, level_filename, open_table, read_header,
+from tables.format import (atomic_file, level_filename, open_table, read_header,
                            read_table_into, write_table)
 from tables.index import HALF_SIZE, LEVEL_SIZE, level_offsets
 
@@ -94,17 +94,8 @@ def compute_group(directory: str, level: int, group: int, capture_empty: bool,
 
 
 def _write_chunk(path: Path, values: np.ndarray) -> str:
-    temporary = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(temporary, "wb") as out:
-            out.write(memoryview(values).cast("B"))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
-    _fsync_directory(path.parent)
+    with atomic_file(path) as out:
+        out.write(memoryview(values).cast("B"))
     return hashlib.sha256(memoryview(values).cast("B")).hexdigest()
 
 

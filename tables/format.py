@@ -31,6 +31,7 @@ with a one-line message naming the file.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 import json
 import os
 import struct
@@ -75,32 +76,16 @@ def _header_bytes(header: dict) -> bytes:
 
 # --- writing -----------------------------------------------------------------------------------
 
-def write_table(path: Path, level: int, capture_empty: bool,
-                body: np.ndarray | Iterable[np.ndarray]) -> str:
-    """Write a level file atomically; ``body`` is the level's int8 values, whole or as
-    consecutive pieces. Returns the body's sha256."""
+@contextmanager
+def atomic_file(path: Path):
+    """Open a temporary file beside ``path`` for writing; on success it is flushed, fsynced and
+    renamed to ``path`` (then the directory is fsynced), so ``path`` is complete or absent. On
+    failure the temporary file is removed."""
     path = Path(path)
-    placeholder = _header_bytes(expected_header(level, capture_empty, "0" * 64))
     temporary = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    digest = hashlib.sha256()
-    written = 0
     try:
         with open(temporary, "wb") as out:
-            # Step 1. A header of the final length (the digest is not known yet), then the body.
-            out.write(_FRAME.pack(MAGIC, len(placeholder)) + placeholder)
-            for piece in ([body] if isinstance(body, np.ndarray) else body):
-                view = memoryview(np.ascontiguousarray(piece, np.int8)).cast("B")
-                for begin in range(0, len(view), _CHUNK):
-                    digest.update(view[begin:begin + _CHUNK])
-                out.write(view)
-                written += len(view)
-            if written != level_size(level):
-                raise RuntimeError(f"level {level} body has {written} bytes, expected "
-                                   f"{level_size(level)}")
-            # Step 2. The real header over the placeholder; the same length by construction.
-            header = _header_bytes(expected_header(level, capture_empty, digest.hexdigest()))
-            out.seek(0)
-            out.write(_FRAME.pack(MAGIC, len(header)) + header)
+            yield out
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
@@ -108,6 +93,31 @@ def write_table(path: Path, level: int, capture_empty: bool,
         if temporary.exists():
             temporary.unlink()
     _fsync_directory(path.parent)
+
+
+def write_table(path: Path, level: int, capture_empty: bool,
+                body: np.ndarray | Iterable[np.ndarray]) -> str:
+    """Write a level file atomically; ``body`` is the level's int8 values, whole or as
+    consecutive pieces. Returns the body's sha256."""
+    placeholder = _header_bytes(expected_header(level, capture_empty, "0" * 64))
+    digest = hashlib.sha256()
+    written = 0
+    with atomic_file(path) as out:
+        # Step 1. A header of the final length (the digest is not known yet), then the body.
+        out.write(_FRAME.pack(MAGIC, len(placeholder)) + placeholder)
+        for piece in ([body] if isinstance(body, np.ndarray) else body):
+            view = memoryview(np.ascontiguousarray(piece, np.int8)).cast("B")
+            for begin in range(0, len(view), _CHUNK):
+                digest.update(view[begin:begin + _CHUNK])
+            out.write(view)
+            written += len(view)
+        if written != level_size(level):
+            raise RuntimeError(f"level {level} body has {written} bytes, expected "
+                               f"{level_size(level)}")
+        # Step 2. The real header over the placeholder; the same length by construction.
+        header = _header_bytes(expected_header(level, capture_empty, digest.hexdigest()))
+        out.seek(0)
+        out.write(_FRAME.pack(MAGIC, len(header)) + header)
     return digest.hexdigest()
 
 
