@@ -31,10 +31,10 @@ with a one-line message naming the file.
 from __future__ import annotations
 
 import hashlib
-from contextlib import contextmanager
 import json
 import os
 import struct
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable
 
