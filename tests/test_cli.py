@@ -15,6 +15,24 @@ def run(*args, timeout=120):
                           text=True, timeout=timeout)
 
 
+def assert_one_line_error(done):
+    """Bad input: exit code 2, nothing on stdout, one ``solver: error:`` line on stderr."""
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("solver: error: "), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def run_with_broken_field(directory, position_file, game, field, value):
+    """``solver best GAME`` on a copy of a JSON position whose ``field`` is set to ``value``."""
+    broken = json.loads(position_file.read_text())
+    broken[field] = value
+    path = directory / "broken.json"
+    path.write_text(json.dumps(broken))
+    return run("best", game, str(path))
+
+
 def run_json(*args):
     done = run(*args, "--json")
     assert done.returncode == 0, done.stderr
@@ -106,12 +124,7 @@ BAD_INPUT = {
 
 @pytest.mark.parametrize("args", BAD_INPUT.values(), ids=BAD_INPUT.keys())
 def test_bad_input_is_one_line_on_stderr_and_exit_code_2(args):
-    done = run(*args)
-    assert done.returncode == 2
-    assert done.stdout == ""
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("solver: error: "), done.stderr
-    assert "Traceback" not in done.stderr
+    assert_one_line_error(run(*args))
 
 
 @pytest.mark.skipif(shutil.which("solver") is None, reason="package not installed")

@@ -1,10 +1,8 @@
 """`solver new|best|play|match funkel`, run for real in a subprocess."""
-import json
-
 import pytest
 
 from solver import funkel
-from test_cli import run, run_json
+from test_cli import assert_one_line_error, run, run_json, run_with_broken_field
 
 
 @pytest.fixture
@@ -68,15 +66,10 @@ BAD = {
 
 @pytest.mark.parametrize("args", BAD.values(), ids=BAD.keys())
 def test_bad_funkel_input_is_one_line_and_exit_code_2(args):
-    done = run(*args)
-    assert done.returncode == 2 and done.stdout == ""
-    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert_one_line_error(run(*args))
 
 
 def test_a_field_error_names_the_field(tmp_path, position_file):
-    broken = json.loads(position_file.read_text())
-    broken["hands"] = "three"
-    path = tmp_path / "broken.json"
-    path.write_text(json.dumps(broken))
-    done = run("best", "funkel", str(path))
-    assert done.returncode == 2 and "hands" in done.stderr
+    done = run_with_broken_field(tmp_path, position_file, "funkel", "hands", "three")
+    assert_one_line_error(done)
+    assert "hands" in done.stderr

@@ -1,10 +1,8 @@
 """`solver new|best|play|match tunhell`, run for real in a subprocess."""
-import json
-
 import pytest
 
 from solver import tunhell
-from test_cli import run, run_json
+from test_cli import assert_one_line_error, run, run_json, run_with_broken_field
 
 
 @pytest.fixture
@@ -59,15 +57,10 @@ BAD = {
 
 @pytest.mark.parametrize("args", BAD.values(), ids=BAD.keys())
 def test_bad_tunhell_input_is_one_line_and_exit_code_2(args):
-    done = run(*args)
-    assert done.returncode == 2 and done.stdout == ""
-    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert_one_line_error(run(*args))
 
 
 def test_a_field_error_names_the_field(tmp_path, position_file):
-    broken = json.loads(position_file.read_text())
-    broken["seat"] = "first"
-    path = tmp_path / "broken.json"
-    path.write_text(json.dumps(broken))
-    done = run("best", "tunhell", str(path))
-    assert done.returncode == 2 and "seat" in done.stderr
+    done = run_with_broken_field(tmp_path, position_file, "tunhell", "seat", "first")
+    assert_one_line_error(done)
+    assert "seat" in done.stderr
