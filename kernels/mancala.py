@@ -10,6 +10,9 @@ one side, one 8-bit lane per hole, in that side's sowing order::
          lane 7: rule flags     lanes 0..m-1: the side's pits in sowing order, lane m: its store
          (bit 59 = capture_empty, bits 56-58 = m), the same in both words; lanes above m are 0.
 
+Bits 60-63 are never used here; the MCTS states of ``kernels.mancala_playout`` mark side B's word
+with bit 60 (the kernel needs to know whose turn it is, which the pair does not record).
+
 For player A the lanes 0..m-1 are bins 1..m; for B they are bins m+1..2m. Pit lane i of one side
 faces pit lane m-1-i of the other. Every count is below 256 (at most 255 stones in the game), so
 adding into a lane never carries into the next.
