@@ -597,15 +597,20 @@ cdef void apply_action(GameState* s, action_t action) noexcept nogil:
         place_door(s, action_mine(action))
 
 
-cdef void clear_dig(GameState* s) noexcept nogil:
+cdef void discard_digger(GameState* s) noexcept nogil:
+    """The Digger in play, if any, goes to the discard with its Bonuses."""
     cdef int i, copy
-    if s.digger != NO_CARD:     # the Digger is always discarded at the end of the turn
+    if s.digger != NO_CARD:
         discard(s, s.digger)
         for i in range(3):
             for copy in range(s.boosts[i]):
                 discard(s, NAWAK + i)
     s.digger = NO_CARD
     s.boosts[0] = s.boosts[1] = s.boosts[2] = 0
+
+
+cdef void clear_dig(GameState* s) noexcept nogil:
+    discard_digger(s)           # the Digger is always discarded at the end of the turn
     s.dig_mine = NO_MINE
     s.dig_left = 0
 
@@ -792,12 +797,7 @@ cdef void fight(GameState* s, action_t action) noexcept nogil:
             set_remove(warriors, WARRIOR_1 + value - 1)
             discard(s, WARRIOR_1 + value - 1)
     if action_uses_digger(action):      # the Digger and its Bonuses are spent: no more digging
-        discard(s, s.digger)
-        for i in range(3):
-            for copy in range(s.boosts[i]):
-                discard(s, NAWAK + i)
-        s.digger = NO_CARD
-        s.boosts[0] = s.boosts[1] = s.boosts[2] = 0
+        discard_digger(s)
     gain_loot(s, p, enemy)
     if card_done(s):
         dig(s)
