@@ -13,7 +13,7 @@ from numba import types
 from kernels import funkel as K
 from kernels import funkel_playout as playout
 from kernels._jit import kernel
-from solver import funkel
+from solver.games.funkel import api as funkel
 from solver.games.funkel import Rules, new_game
 
 DEALS = 64

@@ -7,8 +7,7 @@ read from the JSON; compile time is excluded (a warm-up call runs before timing)
 """
 import pytest
 
-from kernels import alphabeta as ab
-from solver import mancala
+from solver.games.mancala import api as mancala
 from solver.bench import mancala_positions
 from solver.search.alphabeta import AlphaBeta
 

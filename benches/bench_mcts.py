@@ -15,9 +15,9 @@ from numba import types
 from kernels import mancala_playout as playout
 from kernels.mancala import STATE
 from kernels._jit import kernel
-from solver import mancala
+from solver.games.mancala import api as mancala
 from solver.bench import mancala_positions
-from solver.mancala_mcts import mcts_game, mcts_state
+from solver.games.mancala.mcts import mcts_game, mcts_state
 from solver.search import mcts
 
 START = next(p["position"] for p in mancala_positions() if p["name"] == "start-6x4")

@@ -16,9 +16,9 @@ import random
 import pytest
 
 from kernels import tunhell as K
-from solver import tunhell_search as search
+from solver.search import ismcts as search
 from solver.games.tunhell import Rules, apply, information_set, legal_actions, new_game
-from solver.tunhell import prepare_search
+from solver.games.tunhell.api import prepare_search
 
 from benches.bench_tunhell import reference_games
 

@@ -24,7 +24,7 @@ What is timed (wall clock, compile and first-call costs excluded by a warm-up):
   playout per simulation and no solver on both sides. OpenSpiel: ``pyspiel.MCTSBot`` with
   ``RandomRolloutEvaluator(1)``, timing ``mcts_search`` (the simulation count is checked on the
   returned root); its rewards are +1/-1/0, ours 1/0.5/0, so its ``uct_c`` is twice our ``c``
-  (the same exploration). Ours: ``solver.mancala_mcts.mcts_best_move(threads=1)``.
+  (the same exploration). Ours: ``solver.games.mancala.mcts.mcts_best_move(threads=1)``.
 - Perft from the start, depths 1..6: ours (``solver.mancala.perft``, ``capture_empty=False``)
   against a walk over OpenSpiel's states; they must be identical (exit code 1 otherwise).
 """
@@ -43,9 +43,9 @@ from importlib import metadata
 import numpy as np
 
 from kernels import mancala_playout as playout
-from solver import mancala
+from solver.games.mancala import api as mancala
 from solver.games import mancala as reference
-from solver.mancala_mcts import DEFAULT_C, mcts_best_move, mcts_state
+from solver.games.mancala.mcts import DEFAULT_C, mcts_best_move, mcts_state
 
 RULES = reference.Rules(6, 4, capture_empty=False)
 PERFT_DEPTHS = range(1, 7)

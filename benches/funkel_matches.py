@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from solver import funkel
+from solver.games.funkel import api as funkel
 
 LINEUPS = [
     (2, ["mc", "greedy"]),

@@ -14,7 +14,7 @@ from numba import types
 
 from kernels import mancala as game
 from kernels._jit import kernel
-from solver import mancala
+from solver.games.mancala import api as mancala
 from tables.probe import probe
 
 STATES = types.uint64[:, ::1]

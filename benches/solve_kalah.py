@@ -10,7 +10,7 @@ the value it proved (the Kalah(6,5) stretch goal)."""
 import argparse
 import time
 
-from solver import mancala
+from solver.games.mancala import api as mancala
 from solver.search.alphabeta import AlphaBeta
 
 RULES = {"both": (True, False), "capture_empty": (True,), "no-capture-empty": (False,)}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from solver import tunhell
+from solver.games.tunhell import api as tunhell
 
 
 def lineups(iterations: int) -> list[tuple[int, list[str]]]:

@@ -1,23 +1,25 @@
 """solver: game-tree search and solver toolkit.
 
 The public API is what this module exports; the README shows it with examples run as tests.
-``solver.mancala`` loads with the package; ``solver.funkel``, ``solver.tunhell`` and
-``solver.tables`` load on first use, so the Mancala command line does not pay for their kernels.
+Every game's API (``solver.mancala``, ``solver.funkel``, ``solver.tunhell``) and ``solver.tables``
+load on first use, so ``import solver`` (and ``solver --help``) compiles and imports nothing heavy.
 """
 import importlib
 
-from solver import mancala
 from solver.errors import InputError
-from solver.games.mancala import Position as MancalaPosition
-from solver.games.mancala import Rules as MancalaRules
 
-__version__ = "0.1.0"
-__all__ = ["mancala", "funkel", "tunhell", "tables", "InputError", "MancalaPosition",
+__version__ = "0.2.0"
+__all__ = ["games", "mancala", "funkel", "tunhell", "tables", "InputError", "MancalaPosition",
            "MancalaRules", "__version__"]
-_LAZY = ("funkel", "tunhell", "tables")
+_LAZY = {"mancala": "solver.games.mancala.api", "funkel": "solver.games.funkel.api",
+         "tunhell": "solver.games.tunhell.api", "tables": "solver.tables",
+         "games": "solver.games"}
+_FROM_MANCALA = {"MancalaPosition": "Position", "MancalaRules": "Rules"}
 
 
 def __getattr__(name):
     if name in _LAZY:
-        return importlib.import_module(f"solver.{name}")
+        return importlib.import_module(_LAZY[name])
+    if name in _FROM_MANCALA:
+        return getattr(importlib.import_module("solver.games.mancala.rules"), _FROM_MANCALA[name])
     raise AttributeError(f"module 'solver' has no attribute {name!r}")

@@ -103,7 +103,7 @@ def mancala_positions() -> list[dict]:
 
 
 def _mancala_alphabeta(entry: dict, depth: int | None, threads: int) -> int:
-    from solver import mancala
+    from solver.games.mancala import api as mancala
     from solver.search.alphabeta import AlphaBeta
     engine = AlphaBeta(mancala.kernel_game(), 64)
     engine.tt[:] = 0  # page the table in before the clock starts
@@ -115,7 +115,7 @@ def _mancala_alphabeta(entry: dict, depth: int | None, threads: int) -> int:
 
 
 def _mancala_perft(entry: dict, depth: int | None, threads: int) -> int:
-    from solver import mancala
+    from solver.games.mancala import api as mancala
     pos = mancala.parse_position(entry["position"])
     start = time.perf_counter()
     leaves = mancala.perft(pos, min(depth or 10, 12), entry["capture_empty"])
@@ -124,7 +124,7 @@ def _mancala_perft(entry: dict, depth: int | None, threads: int) -> int:
 
 
 def _mancala_warm_up():
-    from solver import mancala
+    from solver.games.mancala import api as mancala
     mancala.best_move("1,1/1,1 0-0 A", depth=2)
     mancala.perft(mancala.start(), 2)
 
@@ -155,20 +155,20 @@ def _timed(entry: dict, run) -> int:
 
 
 def _funkel_mc(entry: dict, depth: int | None, threads: int) -> int:
-    from solver import funkel
+    from solver.games.funkel import api as funkel
     return _timed(entry, lambda: funkel.estimate_moves(
         entry["position"], samples=FUNKEL_SAMPLES, threads=threads, seed=0,
         stop_when_separated=False).playouts)
 
 
 def _funkel_mcts(entry: dict, depth: int | None, threads: int) -> int:
-    from solver import funkel
+    from solver.games.funkel import api as funkel
     return _timed(entry, lambda: funkel.mcts_moves(
         entry["position"], simulations=FUNKEL_SIMULATIONS, threads=threads, seed=0).samples)
 
 
 def _funkel_warm_up():
-    from solver import funkel
+    from solver.games.funkel import api as funkel
     position = funkel.new_position(2, seed=0, view=True)
     funkel.estimate_moves(position, samples=50)
     funkel.mcts_moves(position, simulations=100)
@@ -176,7 +176,7 @@ def _funkel_warm_up():
 
 def _tunhell_search(method: str):
     def run(entry: dict, depth: int | None, threads: int) -> int:
-        from solver import tunhell
+        from solver.games.tunhell import api as tunhell
         return _timed(entry, lambda: tunhell.best_action(
             entry["position"], method=method, iterations=TUNHELL_ITERATIONS, threads=threads,
             seed=0, stop_when_separated=False).iterations)
@@ -184,7 +184,7 @@ def _tunhell_search(method: str):
 
 
 def _tunhell_warm_up():
-    from solver import tunhell
+    from solver.games.tunhell import api as tunhell
     position = tunhell.new_position(2, seed=0)
     for method in ("pimc", "ismcts"):
         tunhell.best_action(position, method=method, iterations=200)

@@ -319,7 +319,7 @@ def _tables_probe(args) -> str:
 
 
 def _solve_mancala(args) -> str:
-    from solver import mancala
+    from solver.games.mancala import api as mancala
     rules = mancala.Rules(args.pits, args.stones, args.capture_empty)
     found = mancala.solve(rules, tables=False if args.no_tables else args.tables,
                           table_mb=args.table_mb)
@@ -356,7 +356,7 @@ def _read_position_file(path: str) -> str:
 
 
 def _best_funkel(args) -> str:
-    from solver import funkel
+    from solver.games.funkel import api as funkel
     from solver.games import funkel as reference
     view = funkel.view_of(_read_position_file(args.position))
     options = dict(seat=args.seat, seconds=args.time, rollout=args.rollout, threads=args.threads,
@@ -380,12 +380,12 @@ def _best_funkel(args) -> str:
 
 
 def _new_funkel(args) -> str:
-    from solver import funkel
+    from solver.games.funkel import api as funkel
     return funkel.new_position(args.players, args.layout, args.seed, view=args.view)
 
 
 def _play_funkel(args) -> str:
-    from solver import funkel
+    from solver.games.funkel import api as funkel
     frames = funkel.play_game(args.players, args.bots.split(","), args.seed, args.layout)
     if args.json:
         return json.dumps([frame.to_dict() for frame in frames])
@@ -401,7 +401,7 @@ def _play_funkel(args) -> str:
 
 
 def _match_funkel(args) -> str:
-    from solver import funkel
+    from solver.games.funkel import api as funkel
     found = funkel.match(args.players, args.bots.split(","), args.games, args.seed, args.layout)
     return json.dumps(found.to_dict()) if args.json else "\n".join(found.lines())
 
@@ -414,7 +414,7 @@ def _tunhell_table_options(parser):
 
 
 def _best_tunhell(args) -> str:
-    from solver import tunhell
+    from solver.games.tunhell import api as tunhell
     found = tunhell.best_action(_read_position_file(args.position), args.seat, args.method,
                                 args.time, args.iterations, args.threads, args.seed)
     if args.json:
@@ -437,12 +437,12 @@ def _best_tunhell(args) -> str:
 
 
 def _new_tunhell(args) -> str:
-    from solver import tunhell
+    from solver.games.tunhell import api as tunhell
     return tunhell.new_position(args.players, args.intro, args.seed, args.seat)
 
 
 def _play_tunhell(args) -> str:
-    from solver import tunhell
+    from solver.games.tunhell import api as tunhell
     turns = tunhell.play_game(args.players, args.bots.split(","), args.intro, args.seed)
     if args.json:
         return json.dumps([turn.to_dict() for turn in turns])
@@ -450,7 +450,7 @@ def _play_tunhell(args) -> str:
 
 
 def _match_tunhell(args) -> str:
-    from solver import tunhell
+    from solver.games.tunhell import api as tunhell
     found = tunhell.match(args.players, args.bots.split(","), args.games, args.intro, args.seed)
     return json.dumps(found.to_dict()) if args.json else "\n".join(found.lines())
 
@@ -466,13 +466,13 @@ def _mancala_rules_options(parser):
 
 def _mancala_position(args):
     """The position and rules the options describe, checked against each other."""
-    from solver.mancala import position_and_rules
+    from solver.games.mancala.api import position_and_rules
     return position_and_rules(args.position, args.pits, args.stones, args.capture_empty)
 
 
 def _best_mancala(args) -> str:
     from solver.games import mancala as reference
-    from solver.mancala import best_move
+    from solver.games.mancala.api import best_move
     pos, rules = _mancala_position(args)
     if args.mcts:
         return _mcts_mancala(args, pos, rules)
@@ -506,7 +506,7 @@ def _best_mancala(args) -> str:
 
 def _mcts_mancala(args, pos, rules) -> str:
     from solver.games import mancala as reference
-    from solver.mancala_mcts import mcts_best_move
+    from solver.games.mancala.mcts import mcts_best_move
     if args.depth is not None or args.exact or args.all_moves:
         raise InputError("--mcts takes --simulations and/or --time, not --depth, --exact or "
                          "--all-moves")
@@ -529,7 +529,7 @@ def _mcts_mancala(args, pos, rules) -> str:
 
 
 def _perft_mancala(args) -> str:
-    from solver import mancala
+    from solver.games.mancala import api as mancala
     pos, rules = _mancala_position(args)
     if not 0 <= args.depth <= 64:
         raise InputError(f"perft depth must be 0..64, got {args.depth}")

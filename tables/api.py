@@ -360,7 +360,7 @@ class _SearchGain:
     (Imported here, not at the top: building tables does not need the search kernel.)"""
 
     def __init__(self):
-        from solver import mancala
+        from solver.games.mancala import api as mancala
         from solver.search.alphabeta import AlphaBeta
         self.mancala = mancala
         self.engine = AlphaBeta(mancala.kernel_game(), 64)
@@ -398,7 +398,7 @@ def probe(position_text: str, directory=None, capture_empty: bool = True) -> Pro
     """Look a Kalah(6, n) position up in the tables of ``directory`` (the level file of its
     stones in pits must be there; each file used is verified first)."""
     from kernels import mancala as game
-    from solver import mancala
+    from solver.games.mancala import api as mancala
     from solver.games import mancala as reference
     pos = reference.parse_position(position_text)
     if pos.m != PITS:
@@ -435,7 +435,7 @@ def _move_values(state, pos, gain_of, banked) -> dict[int, int] | None:
     """Each legal move's exact value from the children's table entries (None if a child's
     level has no table)."""
     from kernels import mancala as game
-    from solver.mancala import move_of
+    from solver.games.mancala.api import move_of
     lanes = np.empty(PITS, np.int64)
     values = {}
     for lane in lanes[:game.legal_moves(state, lanes)]:

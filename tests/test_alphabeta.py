@@ -8,7 +8,7 @@ from functools import lru_cache
 import pytest
 
 from kernels import alphabeta as ab
-from solver import mancala as glue
+from solver.games.mancala import api as glue
 from solver.games import mancala as reference
 from solver.search.alphabeta import AlphaBeta
 

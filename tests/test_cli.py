@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from solver import mancala
+from solver.games.mancala import api as mancala
 
 
 def run(*args, timeout=120):

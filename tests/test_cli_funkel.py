@@ -1,7 +1,7 @@
 """`solver new|best|play|match funkel`, run for real in a subprocess."""
 import pytest
 
-from solver import funkel
+from solver.games.funkel import api as funkel
 from test_cli import assert_one_line_error, run, run_json, run_with_broken_field
 
 

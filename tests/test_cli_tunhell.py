@@ -1,7 +1,7 @@
 """`solver new|best|play|match tunhell`, run for real in a subprocess."""
 import pytest
 
-from solver import tunhell
+from solver.games.tunhell import api as tunhell
 from test_cli import assert_one_line_error, run, run_json, run_with_broken_field
 
 

@@ -21,7 +21,7 @@ import pytest
 
 from kernels import funkel_playout as playout
 from solver.errors import InputError
-from solver.funkel import (action_code, action_of, estimate_game, estimate_moves, packed,
+from solver.games.funkel.api import (action_code, action_of, estimate_game, estimate_moves, packed,
                            packed_view, reference_of)
 from solver.search.estimate import FIRST_BATCH, estimate
 from solver.games.funkel import (
@@ -417,7 +417,7 @@ def test_a_fresh_process_loads_the_estimator_kernels_from_the_disk_cache():
 # --- determinized MCTS ----------------------------------------------------------------------------
 
 def test_mcts_visits_add_up_and_reproduce_for_a_seed(endgame_view):
-    from solver.funkel import mcts_moves
+    from solver.games.funkel.api import mcts_moves
     first = mcts_moves(endgame_view, simulations=800, deals=4, seed=11)
     again = mcts_moves(endgame_view, simulations=800, deals=4, seed=11)
     assert [m.samples for m in first.moves] == [m.samples for m in again.moves]
@@ -428,6 +428,6 @@ def test_mcts_visits_add_up_and_reproduce_for_a_seed(endgame_view):
 
 
 def test_mcts_bot_beats_the_random_bot():
-    from solver.funkel import match
+    from solver.games.funkel.api import match
     found = match(2, ["mcts:300:4", "random"], games=8, seed=3)
     assert found.entrants[0].win_rate > 0.5

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from kernels import funkel as K
-from solver.funkel import action_code, packed, reference_of
+from solver.games.funkel.api import action_code, packed, reference_of
 from solver.games.funkel import (
     LAYOUTS, PASS, Rules, apply, is_over, legal_actions, new_game, result)
 

@@ -14,7 +14,7 @@ import pytest
 from kernels import mancala as kernel
 from solver.games import mancala as reference
 from solver.games.mancala import A, B, Position
-from solver.mancala import from_packed, lane_of, move_of, perft, perft_divide, to_packed
+from solver.games.mancala.api import from_packed, lane_of, move_of, perft, perft_divide, to_packed
 from test_mancala_perft import reference_divide, reference_perft
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

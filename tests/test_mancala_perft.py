@@ -13,7 +13,7 @@ import pytest
 
 from solver.errors import InputError
 from solver.games import mancala as reference
-from solver.mancala import perft, perft_divide
+from solver.games.mancala.api import perft, perft_divide
 
 PERFT_FILE = pathlib.Path(__file__).with_name("perft_mancala.txt")
 

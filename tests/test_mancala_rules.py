@@ -22,7 +22,7 @@ from kernels import mancala as kernel
 from solver.errors import InputError
 from solver.games import mancala as reference
 from solver.games.mancala import A, B, Position, Rules
-from solver.mancala import from_packed, lane_of, move_of, to_packed
+from solver.games.mancala.api import from_packed, lane_of, move_of, to_packed
 
 
 def board(picture: str) -> Position:

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from solver import funkel
+from solver.games.funkel import api as funkel
 from solver.errors import InputError
 from solver.games.funkel import PublicView, draw, from_json
 from solver.match import GameAdapter, deal_seed, run_match, seating

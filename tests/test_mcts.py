@@ -20,10 +20,10 @@ from kernels import mancala_playout as playout
 from kernels import mcts as k
 from kernels._jit import kernel
 from kernels._random import splitmix64
-from solver import mancala
+from solver.games.mancala import api as mancala
 from solver.errors import InputError
 from solver.games import mancala as reference
-from solver.mancala_mcts import mcts_best_move, mcts_game, mcts_state
+from solver.games.mancala.mcts import mcts_best_move, mcts_game, mcts_state
 from solver.search import mcts
 
 REPO = Path(__file__).resolve().parents[1]

@@ -42,7 +42,7 @@ import pytest
 
 from solver.games import mancala as reference
 from solver.games.mancala import A, B, Position
-from solver.mancala import perft
+from solver.games.mancala.api import perft
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -9,7 +9,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from solver import mancala
+from solver.games.mancala import api as mancala
 from solver.errors import InputError
 from tables import api, build, index
 from tables.format import level_filename

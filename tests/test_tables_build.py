@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kernels import mancala as game
-from solver import mancala
+from solver.games.mancala import api as mancala
 from solver.games import mancala as reference
 from solver.search.alphabeta import AlphaBeta
 from tables import build, index

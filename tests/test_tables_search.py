@@ -1,11 +1,10 @@
 """Endgame tables inside the search: the same exact values with and without them, and the
 commands that build, check, probe and use them (run for real in subprocesses)."""
-import json
 
 import numpy as np
 import pytest
 
-from solver import mancala
+from solver.games.mancala import api as mancala
 from solver.errors import InputError
 from solver.games import mancala as reference
 from solver.search.alphabeta import AlphaBeta

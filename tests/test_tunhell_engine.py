@@ -11,11 +11,11 @@ from solver.games import REGISTRY
 from solver.games.tunhell import (
     Action, Move, Phase, Rules, apply, information_set, is_over, legal_actions, new_game, result,
     sample_state, scores, splitmix64)
-from solver.games.tunhell_cards import (
+from solver.games.tunhell.cards import (
     BEER, CARDS, DIGGER_1_2, DIGGER_2_0, DIGGER_2_1, DIGGER_2_5, DIGGER_3_0, DIGGER_4_3, DIRT,
     DYNAMITER, GOBLIN, NAWAK, PICKAXE, RING, SCOUT_3, SCOUT_5, TROLL, WARRIOR_1, WARRIOR_2,
     WARRIOR_3, WARRIOR_4)
-from solver.tunhell_engine import from_reference, to_action, to_code, to_reference
+from solver.games.tunhell.engine import from_reference, to_action, to_code, to_reference
 from test_tunhell_rules import table   # the rules tests' position builder (tests/ is on the path)
 
 CONFIGS = [(players, intro) for players in (2, 3, 4) for intro in (True, False)]

@@ -18,7 +18,7 @@ from solver.games.tunhell import (
     START_HAND, Action, Move, Phase, Rules, State, all_cards, apply, check_state, dig_bonus,
     dig_capacity, enemy_value, from_json, has_access, information_set, is_over, legal_actions,
     new_game, result, sample_state, scores, strength, to_json, winners)
-from solver.games.tunhell_cards import (
+from solver.games.tunhell.cards import (
     BACK_DOOR, BEER, CARDS, DEMON, DIGGER_1_2, DIGGER_2_0, DIGGER_2_1, DIGGER_2_5, DIGGER_3_0,
     DIGGER_4_3, DIRT, DRAGON, DWARF_KINDS, DWOUARF, DYNAMITER, END_KINDS, GHOST, GOBLIN,
     GOLDEN_HEART, MACHIN, NAWAK, ORC, PICKAXE, RAT, RING, SCOUT_3, SCOUT_5, SPIDER, THRONE_ROOM,

@@ -16,16 +16,16 @@ import pytest
 from kernels._random import stream_seed
 from kernels.tunhell_sample import StateSampler
 from kernels.tunhell_search import IsmctsTree, stream_word
-from solver import tunhell as T
+from solver.games.tunhell import api as T
 from solver.errors import InputError
 from solver.games.tunhell import (
     Action, Move, Phase, Rules, apply, check_state, information_set, is_over, legal_actions,
     new_game, sample_state, to_json)
-from solver.games.tunhell_cards import (
+from solver.games.tunhell.cards import (
     CARDS, DIGGER_1_2, DIGGER_2_1, DIGGER_3_0, DIGGER_4_3, DIRT, DRAGON, GOBLIN, ORC, RAT,
     SCOUT_5, TREASURE, TROLL, WARRIOR_1, WARRIOR_2, WARRIOR_3, mask_of)
-from solver.tunhell_engine import from_reference, to_reference
-from solver.tunhell_greedy import greedy_action
+from solver.games.tunhell.engine import from_reference, to_reference
+from solver.games.tunhell.greedy import greedy_action
 from test_tunhell_rules import (  # the rules tests' builders (tests/ is on the path)
     ALL_CONFIGS, chi_square_ok, exact_distribution, random_states, small_position, table)
 
@@ -396,7 +396,7 @@ def test_a_played_game_tells_the_cards_drawn_and_put_back():
 def test_described_draws_and_put_backs_are_the_rules_own(monkeypatch):
     """On random games: what a step says was drawn is what left the piles, plus the card the
     rules put back (seen by spying on the reference's ``_put_back``)."""
-    import solver.games.tunhell as rules
+    import solver.games.tunhell.rules as rules
     put_back, real = [], rules._put_back
     monkeypatch.setattr(rules, "_put_back",
                         lambda s, mine, card: (put_back.append(card), real(s, mine, card)))

@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
 
@@ -33,8 +32,17 @@ from kernels import funkel_playout as playout
 from solver import match as matches
 from solver.errors import InputError
 from solver.games import funkel as reference
-from solver.games.funkel import (COMMON, PASS, Action, Cart, Place, PublicView, Push,
-                                 Rules, State)
+from solver.games.funkel import (
+    COMMON,
+    PASS,
+    Action,
+    Cart,
+    Place,
+    PublicView,
+    Push,
+    Rules,
+    State,
+)
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
 

@@ -7,12 +7,12 @@ A position is what one seat knows (``solver.games.tunhell.InfoSet``, JSON schema
 uniformly among those consistent with it (``kernels.tunhell_sample``) and draw a fresh one for
 every round or iteration. A full ``State`` given instead is first reduced to one seat's view.
 
-Estimates (``solver.tunhell_search`` explains both methods, their intervals, budgets, stopping
+Estimates (``solver.search.ismcts`` explains both methods, their intervals, budgets, stopping
 and reproducibility): for each legal action of the seat to move, the seat's win probability
 (a shared win counts its share) and expected score margin (its points minus the best other
 seat's at the end), each with a 95% interval. ``iterations`` counts playouts for both methods.
 
-Bots (``bot_named``): ``random``; ``greedy`` (``solver.tunhell_greedy``: recruit strong cards,
+Bots (``bot_named``): ``random``; ``greedy`` (``solver.games.tunhell.greedy``: recruit strong cards,
 dig when safe, fight cheaply); ``pimc[:ITERATIONS]`` and ``ismcts[:ITERATIONS]`` (the search's
 recommended action; default DEFAULT_BOT_ITERATIONS; a forced action is played without search).
 A bot is shown only its seat's information set.
@@ -26,13 +26,13 @@ from typing import Callable
 
 from kernels.tunhell_sample import StateSampler
 from solver import match as matches
-from solver import tunhell_search as search
+from solver.search import ismcts as search
 from solver.errors import InputError
 from solver.games import tunhell as reference
 from solver.games.tunhell import Action, InfoSet, Move, Phase, Rules, State
-from solver.games.tunhell_cards import name
-from solver.tunhell_engine import from_reference, to_action
-from solver.tunhell_greedy import greedy_action
+from solver.games.tunhell.cards import name
+from solver.games.tunhell.engine import from_reference, to_action
+from solver.games.tunhell.greedy import greedy_action
 
 DEFAULT_ITERATIONS = 20_000      # playouts per estimate without a budget: about half a second
 #                                  on one core (2 players; 4 players: about 0.7 s)
@@ -136,7 +136,7 @@ def best_action(position: str | InfoSet | State, seat: int | None = None,
                 stop_when_separated: bool = True) -> BestAction:
     """Estimate every legal action of the seat to move, who must be the position's seat:
     ``iterations`` playouts and/or ``seconds`` (neither: DEFAULT_ITERATIONS), ``threads``
-    threads. Reproducible for a fixed seed with an iterations budget (``solver.tunhell_search``).
+    threads. Reproducible for a fixed seed with an iterations budget (``solver.search.ismcts``).
     Raises InputError for a bad position or option."""
     info = read_position(position, seat)
     _check_search_options(info, method, seconds, iterations, threads, seed)
@@ -214,7 +214,7 @@ def random_bot(info: InfoSet, seat: int, rng: random.Random) -> Action:
 
 
 def greedy_bot(info: InfoSet, seat: int, rng: random.Random) -> Action:
-    """The hand-written policy of ``solver.tunhell_greedy``."""
+    """The hand-written policy of ``solver.games.tunhell.greedy``."""
     return greedy_action(info, legal_actions_of(info, rng), rng)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from solver.games.tunhell import (
     HAND_LIMIT, MINES, Action, InfoSet, Move, dig_bonus, dig_capacity, unseen_pools)
-from solver.games.tunhell_cards import CARDS, DWOUARF, RAT, RING, Deck, Role
+from solver.games.tunhell.cards import CARDS, DWOUARF, RAT, RING, Deck, Role
 
 # How much having each Dwarf card is worth, in rough victory points.
 CARD_QUALITY = {

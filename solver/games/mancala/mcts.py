@@ -15,7 +15,7 @@ from kernels import mancala_playout as playout
 from solver.errors import InputError
 from solver.games import mancala as reference
 from solver.games.mancala import Position, Rules
-from solver.mancala import move_of, playable_position, to_packed
+from solver.games.mancala.api import move_of, playable_position, to_packed
 from solver.search import mcts
 
 DEFAULT_C = mcts.DEFAULT_C
