@@ -9,7 +9,7 @@ Compile (or cache-load) time is measured apart, by a warm-up search before the c
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -107,7 +107,7 @@ def _mancala_alphabeta(entry: dict, depth: int | None, threads: int) -> int:
     from solver.search.alphabeta import AlphaBeta
     engine = AlphaBeta(mancala.kernel_game(), 64)
     engine.tt[:] = 0  # page the table in before the clock starts
-    state = mancala.to_packed(mancala.parse_position(entry["position"]), entry["capture_empty"])
+    state = mancala.to_packed(replace(mancala.from_text(entry["position"]), capture_empty=entry["capture_empty"]))
     start = time.perf_counter()
     found = engine.iterate(state, max_depth=depth or 20)
     entry["_seconds"] = time.perf_counter() - start
@@ -116,9 +116,9 @@ def _mancala_alphabeta(entry: dict, depth: int | None, threads: int) -> int:
 
 def _mancala_perft(entry: dict, depth: int | None, threads: int) -> int:
     from solver.games.mancala import api as mancala
-    pos = mancala.parse_position(entry["position"])
+    pos = mancala.from_text(entry["position"])
     start = time.perf_counter()
-    leaves = mancala.perft(pos, min(depth or 10, 12), entry["capture_empty"])
+    leaves = mancala.perft(replace(pos, capture_empty=entry["capture_empty"]), min(depth or 10, 12))
     entry["_seconds"] = time.perf_counter() - start
     return leaves
 
@@ -126,7 +126,7 @@ def _mancala_perft(entry: dict, depth: int | None, threads: int) -> int:
 def _mancala_warm_up():
     from solver.games.mancala import api as mancala
     mancala.best_move("1,1/1,1 0-0 A", depth=2)
-    mancala.perft(mancala.start(), 2)
+    mancala.perft(mancala.new_game(), 2)
 
 
 def _json_positions(game: str) -> list[dict]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 
 from solver.errors import InputError
 
@@ -356,8 +357,8 @@ def _read_position_file(path: str) -> str:
 
 
 def _best_funkel(args) -> str:
-    from solver.games.funkel import api as funkel
     from solver.games import funkel as reference
+    from solver.games.funkel import api as funkel
     view = funkel.view_of(_read_position_file(args.position))
     options = dict(seat=args.seat, seconds=args.time, rollout=args.rollout, threads=args.threads,
                    seed=args.seed)
@@ -491,7 +492,7 @@ def _best_mancala(args) -> str:
     how = "exact" if found.exact else f"depth {found.depth}"
     lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   "
              f"(captures {capture})", "",
-             reference.draw_board(pos), "",
+             reference.draw(pos), "",
              f"best move: {found.move}   value: {found.value:+d} ({how})",
              f"line: {' '.join(map(str, found.pv))}"]
     if found.moves is not None:
@@ -516,7 +517,7 @@ def _mcts_mancala(args, pos, rules) -> str:
         return json.dumps(found.to_dict())
     lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   (MCTS, "
              f"{found.threads} thread{'s' * (found.threads > 1)}, seed {found.seed})", "",
-             reference.draw_board(pos), "",
+             reference.draw(pos), "",
              f"best move: {found.move}" + ("" if found.proven is None else
                                            f"   proven outcome: {found.proven:g}"),
              f"{'move':>6} {'visits':>10} {'win rate':>9} {'store diff':>11}"]
@@ -535,9 +536,9 @@ def _perft_mancala(args) -> str:
         raise InputError(f"perft depth must be 0..64, got {args.depth}")
     import time
     start = time.perf_counter()
-    divide = mancala.perft_divide(pos, args.depth, rules.capture_empty) if args.divide else None
+    divide = mancala.perft_divide(replace(pos, capture_empty=rules.capture_empty), args.depth) if args.divide else None
     total = sum(divide.values()) if divide is not None else \
-        mancala.perft(pos, args.depth, rules.capture_empty)
+        mancala.perft(replace(pos, capture_empty=rules.capture_empty), args.depth)
     seconds = time.perf_counter() - start
     if args.json:
         out = dict(position=str(pos), depth=args.depth, capture_empty=rules.capture_empty,

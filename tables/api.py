@@ -15,7 +15,7 @@ import os
 import random
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -367,8 +367,8 @@ class _SearchGain:
 
     def __call__(self, counts, capture_empty) -> int:
         from kernels import mancala as game
-        pos = self.mancala.parse_position(_position_text(counts))
-        state = self.mancala.to_packed(pos, capture_empty)
+        pos = self.mancala.from_text(_position_text(counts))
+        state = self.mancala.to_packed(replace(pos, capture_empty=capture_empty))
         if game.is_terminal(state):
             return int(game.score(state))
         return int(self.engine.solve(state).value)
@@ -400,11 +400,11 @@ def probe(position_text: str, directory=None, capture_empty: bool = True) -> Pro
     from kernels import mancala as game
     from solver.games.mancala import api as mancala
     from solver.games import mancala as reference
-    pos = reference.parse_position(position_text)
+    pos = reference.from_text(position_text)
     if pos.m != PITS:
         raise InputError(f"the tables are for 6 pits a side; the position has {pos.m}")
     directory = _directory(directory)
-    state = mancala.to_packed(pos, capture_empty)
+    state = mancala.to_packed(replace(pos, capture_empty=capture_empty))
     cache = {}
 
     def gain_of(state) -> int | None:
@@ -427,7 +427,7 @@ def probe(position_text: str, directory=None, capture_empty: bool = True) -> Pro
     banked = int(game.store_difference(state))
     moves = _move_values(state, pos, gain_of, banked)
     best = [] if not moves else [m for m, v in moves.items() if v == max(moves.values())]
-    return ProbeResult(reference.format_position(pos), capture_empty, level, gain, banked + gain,
+    return ProbeResult(reference.to_text(pos), capture_empty, level, gain, banked + gain,
                        best, moves)
 
 
