@@ -178,7 +178,7 @@ def apply(pos: Position, move: int) -> Position:
 
 # --- notation ------------------------------------------------------------------------------------
 
-_POSITION = re.compile(r"^\s*(\S+)\s+(\d+)-(\d+)\s+([AB])\s*$")
+_POSITION = re.compile(r"^\s*(\S+)\s+(\d{1,9})-(\d{1,9})\s+([AB])\s*$")
 
 
 def from_text(text: str, rules: Rules | None = None) -> Position:
@@ -188,11 +188,11 @@ def from_text(text: str, rules: Rules | None = None) -> Position:
         raise InputError(f"a position must be text, got {type(text).__name__}")
     match = _POSITION.match(text)
     if not match:
-        raise InputError(f"malformed position {text.strip()!r}: expected 'P1,...,Pm/Pm+1,...,P2m "
+        raise InputError(f"malformed position {_shown(text)}: expected 'P1,...,Pm/Pm+1,...,P2m "
                          f"SA-SB X' such as '4,4,4,4,4,4/4,4,4,4,4,4 0-0 A'")
     groups = match.group(1).split("/")
     if len(groups) != 2:
-        raise InputError(f"malformed position {text.strip()!r}: the bins need two groups "
+        raise InputError(f"malformed position {_shown(text)}: the bins need two groups "
                          f"separated by '/' (A's bins, then B's)")
     sides = [_parse_counts(g, name) for g, name in zip(groups, "AB")]
     if len(sides[0]) != len(sides[1]):
@@ -217,12 +217,19 @@ def from_text(text: str, rules: Rules | None = None) -> Position:
     return pos
 
 
+def _shown(text: str, limit: int = 60) -> str:
+    """A piece of bad input quoted in an error: on one line, and not too long."""
+    text = text.strip()
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 def _parse_counts(group: str, side: str) -> list[int]:
     counts = []
-    for field in group.split(","):
-        if not re.fullmatch(r"-?\d+", field.strip()):
-            raise InputError(f"bin count {field!r} on {side}'s side is not a whole number")
-        value = int(field)
+    for text in group.split(","):
+        if not re.fullmatch(r"-?\d{1,9}", text.strip()):
+            raise InputError(f"bin count {text[:20]!r} on {side}'s side is not a whole number "
+                             f"(of at most 9 digits)")
+        value = int(text)
         if value < 0:
             raise InputError(f"bin count {value} on {side}'s side is negative")
         counts.append(value)
