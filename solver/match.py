@@ -124,6 +124,10 @@ class MatchResult:
 
 BotFactory = Callable[[list[str]], Bot]
 
+# Bots named after a search: a game without the capability refuses them with the reason.
+ALGORITHMS = {"alphabeta": ("alphabeta", "alpha-beta"), "exact": ("exact", "an exact solver"),
+              "mcts": ("mcts", "MCTS"), "ismcts": ("ismcts", "ISMCTS"), "pimc": ("pimc", "PIMC")}
+
 
 class BotNames:
     """One game's bots by name: ``name[:option[:option]]`` -> ``factory(options)`` -> bot."""
@@ -138,6 +142,9 @@ class BotNames:
     def named(self, name: str) -> Bot:
         kind, *options = name.split(":")
         if kind not in self.factories:
+            if kind in ALGORITHMS:
+                from solver.games import get
+                get(self.game).require(*ALGORITHMS[kind])
             raise InputError(f"unknown {self.game} bot {name!r}: choose "
                              f"{', '.join(self.factories)}")
         return self.factories[kind](options)

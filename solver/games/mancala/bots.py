@@ -38,12 +38,16 @@ def greedy_bot(pos: Position, seat: int, rng: random.Random) -> int:
 
 class AlphaBetaBot:
     """Iterative-deepening alpha-beta to ``depth`` sowings, or for ``seconds`` a move;
-    ``exact``: prove every move (with the default table folder's endgame tables, if built)."""
+    ``exact``: prove every move (with the default table folder's endgame tables, if built).
+
+    Each move gets a fresh transposition table, as ``best_move`` does: the search's "exact"
+    verdict (no heuristic leaf was used) holds only for a table that saw no other search. The
+    endgame tables are loaded once per bot."""
 
     def __init__(self, depth: int | None = None, seconds: float | None = None,
                  exact: bool = False):
         self.depth, self.seconds, self.exact = depth, seconds, exact
-        self.engines = {}       # one search context per board size and rule
+        self.tables = {}        # endgame tables per board size and rule, loaded on first use
 
     def __call__(self, pos: Position, seat: int, rng: random.Random) -> int:
         from solver.games.mancala import api
@@ -62,15 +66,12 @@ class AlphaBetaBot:
         from solver.games.mancala import api
         from solver.search.alphabeta import AlphaBeta
         key = (pos.m, pos.capture_empty)
-        if key not in self.engines:
-            tables = None
-            if self.exact:
-                rules = api.Rules(pos.m, 1, pos.capture_empty)
-                tables = api.endgame_tables(None, rules, required=False)
-            mb = api.default_table_mb(pos, True) if self.exact else BOT_TABLE_MB
-            self.engines[key] = AlphaBeta(api.kernel_game(with_tables=tables is not None), mb,
-                                          tables)
-        return self.engines[key]
+        if self.exact and key not in self.tables:
+            rules = api.Rules(pos.m, 1, pos.capture_empty)
+            self.tables[key] = api.endgame_tables(None, rules, required=False)
+        tables = self.tables.get(key)
+        mb = api.default_table_mb(pos, True) if self.exact else BOT_TABLE_MB
+        return AlphaBeta(api.kernel_game(with_tables=tables is not None), mb, tables)
 
 
 def mcts_bot(simulations: int = DEFAULT_SIMULATIONS):
