@@ -15,7 +15,7 @@ import sys
 
 from solver import games as registry
 from solver.errors import InputError
-from solver.options import Option, add_options, count, seed, values, whole
+from solver.options import Option, add_options, count, seconds, seed, values, whole
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -261,8 +261,27 @@ def _solve_command(commands):
     mancala.add_argument("--no-tables", action="store_true", help="probe no endgame tables")
     mancala.add_argument("--table-mb", type=whole(1, 65536, "--table-mb"), metavar="MB",
                          help="transposition table size")
+    mancala.add_argument("--max-seconds", type=_seconds_arg, metavar="S", help="stop after "
+                         "about S seconds with the bounds proven so far")
+    mancala.add_argument("--max-nodes", type=_count_arg, metavar="N", help="stop after about "
+                         "N nodes with the bounds proven so far")
     mancala.add_argument("--json", action="store_true", help="print one JSON object")
     mancala.set_defaults(run=_solve_mancala)
+
+
+def _seconds_arg(text):
+    return _argparse_checked(seconds, text)
+
+
+def _count_arg(text):
+    return _argparse_checked(count, text)
+
+
+def _argparse_checked(parse, text):
+    try:
+        return parse(text)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _perft_command(commands):
@@ -449,26 +468,76 @@ def _tables_probe(args) -> str:
     return "\n".join(lines)
 
 
+class _ProofProgress:
+    """A long proof's bounds on stderr once it has run a couple of seconds: one line redrawn
+    in place on a terminal, else a line at most every few seconds (logs)."""
+
+    QUIET_SECONDS = 2.0
+
+    def __init__(self, every: float = 5.0):
+        self.live, self.every, self.last = sys.stderr.isatty(), every, 0.0
+
+    def __call__(self, proof) -> None:
+        if proof.seconds < self.QUIET_SECONDS or (not self.live and
+                                                   proof.seconds - self.last < self.every):
+            return
+        self.last = proof.seconds
+        openings = " ".join(f"{o.name}:{_bounds(o.lower, o.upper)}" for o in proof.openings)
+        text = (f"value {_bounds(proof.lower, proof.upper)}  {openings}  {proof.nodes:,} nodes "
+                f"{proof.nodes_per_second / 1e6:.1f} M/s  {_clock(proof.seconds)}")
+        if self.live:
+            print("\r" + text[:200] + "\x1b[K", end="", file=sys.stderr, flush=True)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.live and self.last:
+            print(file=sys.stderr)
+
+
+def _bounds(lower: int, upper: int) -> str:
+    return f"{lower:+d}" if lower == upper else f"[{lower:+d},{upper:+d}]"
+
+
 def _solve_mancala(args) -> str:
     from solver.games.mancala import api as mancala
     rules = mancala.Rules(args.pits, args.stones, args.capture_empty)
-    found = mancala.solve(rules, tables=False if args.no_tables else args.tables,
-                          table_mb=args.table_mb)
-    if args.json:
-        return json.dumps(found.to_dict())
+    progress = _ProofProgress()
+    try:
+        found = mancala.solve(rules, tables=False if args.no_tables else args.tables,
+                              table_mb=args.table_mb, max_seconds=args.max_seconds,
+                              max_nodes=args.max_nodes, progress=progress)
+    finally:
+        progress.close()
+    text = json.dumps(found.to_dict()) if args.json else _proof_text(found)
+    if found.stopped == "interrupted":
+        print(text)
+        raise KeyboardInterrupt
+    return text
+
+
+def _proof_text(found) -> str:
+    rules = found.rules
     capture = "captures also from an empty opposite pit" if rules.capture_empty else \
         "captures only from a non-empty opposite pit"
-    lines = [f"Kalah({rules.pits},{rules.stones}), {capture}",
-             f"value for A (who moves first): {found.value:+d}; optimal first move: "
-             f"{found.move}", "", f"{'opening':>8} {'value':>6}   optimal reply"]
+    if found.finished:
+        head = f"value for A (who moves first): {found.value:+d}; optimal first move: {found.move}"
+    else:
+        head = (f"NOT FINISHED ({found.stopped}): value for A proven in "
+                f"[{found.lower:+d}, {found.upper:+d}]")
+    lines = [f"Kalah({rules.pits},{rules.stones}), {capture}", head, "",
+             f"{'opening':>8} {'value':>10}   optimal reply"]
     for o in found.openings:
-        reply = "game over" if o.reply is None else f"{o.reply} (by {o.reply_by})"
-        lines.append(f"{o.move:>8} {o.value:>+6d}   {reply}")
+        for line in [o] + o.continuations:
+            reply = "-" if line.reply is None and line.value is None else \
+                "game over" if line.reply is None else f"{line.reply} (by {line.reply_by})"
+            lines.append(f"{line.name:>8} {_bounds(line.lower, line.upper):>10}   {reply}")
     tables_used = f"endgame tables 1..{found.table_levels}" if found.table_levels else \
         "no endgame tables"
-    lines.append(f"\nnodes: {found.nodes:,}   time: {found.seconds:.2f} s   ({tables_used})")
+    lines.append(f"\nnodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
+                 f"time: {found.seconds:.2f} s   ({tables_used}; transposition table "
+                 f"{found.table_mb} MB)")
     return "\n".join(lines)
-
 
 
 def main(argv=None) -> int:

@@ -59,9 +59,10 @@ def test_asking_for_tables_that_are_not_built_is_an_input_error(tmp_path):
 
 def test_solving_with_tables_agrees_with_solving_without(built):
     rules = mancala.Rules(6, 1)
-    assert mancala.solve(rules, tables=built).to_dict() | {"nodes": 0, "seconds": 0,
-                                                           "table_levels": 0} == \
-        mancala.solve(rules, tables=False).to_dict() | {"nodes": 0, "seconds": 0}
+    def values(proof):    # the optimal replies may differ where several moves are optimal
+        return proof.value, proof.move, [(line.name, line.value) for o in proof.openings
+                                         for line in [o] + o.continuations]
+    assert values(mancala.solve(rules, tables=built)) == values(mancala.solve(rules, tables=False))
 
 
 def test_solve_lists_every_opening_with_its_value():

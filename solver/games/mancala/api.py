@@ -12,6 +12,7 @@ from kernels import alphabeta as alphabeta_kernel
 from kernels import mancala as kernel
 from kernels import perft as perft_kernels
 from solver.errors import InputError
+from solver.options import check_seconds
 from solver.games import mancala as reference
 from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
                                         draw, from_text, is_over, legal_actions, new_game,
@@ -170,60 +171,29 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                     table_levels=0 if found_tables is None else found_tables.max_swing)
 
 
-@dataclass
-class Opening:
-    """One first move of the game: its exact value for the first player, and the optimal next
-    move (by whoever moves next: the same player after an extra turn)."""
-
-    move: int
-    value: int
-    reply: int | None
-    reply_by: str
-
-
-@dataclass
-class Solution:
-    """The whole game from the start, proven: ``value`` for the first player (A) and an
-    optimal first move, then every opening move with its value and optimal reply."""
-
-    rules: Rules
-    value: int
-    move: int
-    openings: list[Opening]
-    nodes: int
-    seconds: float
-    table_levels: int
-
-    def to_dict(self) -> dict:
-        return dict(pits=self.rules.pits, stones=self.rules.stones,
-                    capture_empty=self.rules.capture_empty, value=self.value, move=self.move,
-                    openings=[vars(o) for o in self.openings], nodes=self.nodes,
-                    seconds=round(self.seconds, 3), table_levels=self.table_levels)
-
-
-def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None) -> Solution:
+def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
+          max_seconds: float | None = None, max_nodes: int | None = None, progress=None):
     """Prove the value of Kalah(pits, stones) from the start: every opening move's exact value
-    and, after each, the optimal move of the side to move. One transposition table serves all
-    the proofs. ``tables`` as in :func:`best_move` (None: the default directory's, if built)."""
-    import time
-    start_time = time.perf_counter()
+    (an opening that earns an extra turn also each continuation's) and, after each, the
+    optimal move of the side to move; one transposition table serves all the proofs
+    (``solver.games.mancala.proof``). ``max_seconds``, ``max_nodes`` or Ctrl-C stop it with the
+    bounds proven so far; ``progress(proof)`` sees them after every slice of work. ``tables``
+    as in :func:`best_move` (None: the default directory's, if built)."""
+    from solver.games.mancala.proof import prove_game
+    if max_seconds is not None:
+        check_seconds(max_seconds)
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                  or max_nodes < 1):
+        raise InputError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
     pos = reference.new_game(rules)
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False))
-    engine = AlphaBeta(kernel_game(with_tables=found_tables is not None),
-                       table_mb or default_table_mb(pos, True), found_tables)
-    state = to_packed(pos)
-    root = engine.solve(state, all_moves=True)
-    openings = []
-    for lane, value in sorted(root.moves.items()):
-        child, info = kernel.play(state, lane)
-        side = pos.to_move if info & kernel.EXTRA_TURN else 1 - pos.to_move
-        reply = None if info & kernel.GAME_OVER else engine.prove(child)[1]
-        openings.append(Opening(move_of(lane, pos.to_move, rules.pits), value,
-                                None if reply is None else move_of(reply, side, rules.pits),
-                                reference.SIDE_NAMES[side]))
-    return Solution(rules, root.value, move_of(root.move, pos.to_move, rules.pits), openings,
-                    engine.nodes, time.perf_counter() - start_time,
-                    0 if found_tables is None else found_tables.max_swing)
+    mb = table_mb or default_table_mb(pos, True)
+    engine = AlphaBeta(kernel_game(with_tables=found_tables is not None), mb, found_tables)
+    proof = prove_game(engine, to_packed(pos), rules, max_seconds=max_seconds,
+                       max_nodes=max_nodes, progress=progress)
+    proof.table_levels = 0 if found_tables is None else found_tables.max_swing
+    proof.table_mb = mb
+    return proof
 
 
 def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True,

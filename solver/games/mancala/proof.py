@@ -1,0 +1,207 @@
+"""Proving a whole Kalah game, opening by opening, with bounds at every moment.
+
+A long proof speaks and can be stopped. Every opening (and, after an opening that earns an extra
+turn, every continuation: "3-1", "3-2", ... as Rawlings' tables write them) is one *task*: an
+exact MTD(f) proof of the position it leads to, run in slices of a node budget that doubles
+each round (``AlphaBeta.prove_within``; the transposition table keeps what earlier slices
+proved). After each slice the task's bounds tighten; an opening's bounds are the best of its
+continuations', the root's the best of its openings'. A budget (``max_seconds``,
+``max_nodes``) or Ctrl-C ends the proof between slices with the bounds proven so far.
+
+Values are final store differences for the first player (A), current stores included.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from kernels import mancala as kernel
+from solver.games.mancala.rules import SIDE_NAMES, Rules
+
+FIRST_SLICE = 1_000_000     # nodes of a task's first slice; each round doubles it
+LAST_SLICE = 16_000_000   # a slice is one compiled call: Ctrl-C is seen between slices
+
+
+@dataclass
+class Line:
+    """An opening (``name`` "3"), or a continuation after an extra turn ("3-1"): the bounds on
+    its value for A and, once proven, the optimal next move and who makes it."""
+
+    name: str
+    move: int          # the bin of the line's last sowing
+    lower: int
+    upper: int
+    reply: int | None = None
+    reply_by: str | None = None
+    continuations: list["Line"] = field(default_factory=list)
+
+    @property
+    def value(self) -> int | None:
+        return self.lower if self.lower == self.upper else None
+
+    def to_dict(self) -> dict:
+        out = dict(move=self.move, line=self.name, value=self.value, lower=self.lower,
+                   upper=self.upper, reply=self.reply, reply_by=self.reply_by)
+        if self.continuations:
+            out["continuations"] = [c.to_dict() for c in self.continuations]
+        return out
+
+
+@dataclass
+class Proof:
+    """A whole game's proof so far: the root's bounds for A, each opening's, the first move once
+    proven, and why it stopped (None: finished)."""
+
+    rules: Rules
+    lower: int
+    upper: int
+    openings: list[Line]
+    nodes: int = 0
+    seconds: float = 0.0
+    table_levels: int = 0
+    table_mb: int = 0
+    stopped: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.lower == self.upper and all(o.value is not None for o in self.openings)
+
+    @property
+    def value(self) -> int | None:
+        return self.lower if self.finished else None
+
+    @property
+    def move(self) -> int | None:
+        """An optimal first move (the first opening worth the root's value), once proven."""
+        if not self.finished:
+            return None
+        return next(o.move for o in self.openings if o.value == self.value)
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        return dict(pits=self.rules.pits, stones=self.rules.stones,
+                    capture_empty=self.rules.capture_empty, value=self.value, lower=self.lower,
+                    upper=self.upper, move=self.move, finished=self.finished,
+                    stopped=self.stopped, openings=[o.to_dict() for o in self.openings],
+                    nodes=self.nodes, seconds=round(self.seconds, 3),
+                    nodes_per_second=round(self.nodes_per_second),
+                    table_levels=self.table_levels, table_mb=self.table_mb)
+
+
+@dataclass
+class _Task:
+    """One position to prove: ``sign`` turns its mover's value into A's."""
+
+    line: Line
+    state: tuple
+    sign: int
+    side: int        # who moves in ``state`` (0 = A)
+    pits: int
+    guess: int = 0
+
+
+def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
+               max_nodes: int | None = None,
+               progress: Callable[[Proof], None] | None = None) -> Proof:
+    """Prove the position ``state`` (A to move) with ``engine`` (an ``AlphaBeta``): every
+    opening's value (module docstring). Ctrl-C, ``max_seconds`` or ``max_nodes`` end it early
+    with the bounds proven so far (``Proof.stopped`` says which)."""
+    start, nodes_before = time.perf_counter(), engine.nodes
+    banked, swing = (int(x) for x in engine.game.bounds(state))
+    proof = Proof(rules, banked - swing, banked + swing, [])
+    tasks = _tasks(engine, state, "", 1, 0, proof.openings, depth=2)
+    _combine(proof)
+    slice_nodes = FIRST_SLICE
+
+    def spent() -> None:
+        proof.nodes, proof.seconds = engine.nodes - nodes_before, time.perf_counter() - start
+
+    try:
+        while tasks:
+            for task in list(tasks):
+                if _out_of_budget(proof, max_seconds, max_nodes):
+                    proof.stopped = "max-seconds" if max_seconds is not None and \
+                        proof.seconds >= max_seconds else "max-nodes"
+                    return proof
+                if max_nodes is not None:
+                    slice_nodes = min(slice_nodes, max(1, max_nodes - proof.nodes))
+                low, high = engine.prove_within(task.state, slice_nodes, task.guess)
+                task.guess = (low + high) // 2
+                _narrow(task, low, high)
+                if task.line.value is not None:
+                    _reply(engine, task)
+                    tasks.remove(task)
+                _combine(proof)
+                spent()
+                if progress is not None:
+                    progress(proof)
+            slice_nodes = min(2 * slice_nodes, LAST_SLICE)
+    except KeyboardInterrupt:
+        proof.stopped = "interrupted"
+    finally:
+        spent()
+    return proof
+
+
+def _tasks(engine, state, prefix: str, sign: int, side: int, lines: list[Line],
+           depth: int) -> list[_Task]:
+    """A line per legal move of ``state`` into ``lines``; a move that keeps the turn is split
+    into its continuations while ``depth`` allows. Finished games are valued at once."""
+    tasks, pits = [], int(kernel.pits_of(state[0]))
+    for lane in engine.legal_moves(state):
+        child, info = kernel.play(state, lane)
+        move = lane + 1 + side * pits
+        name = f"{prefix}{move}"
+        again = bool(info & kernel.EXTRA_TURN)
+        child_side = side if again else 1 - side
+        child_sign = sign if again else -sign
+        if info & kernel.GAME_OVER:
+            value = sign * int(kernel.score(child)) * (1 if again else -1)
+            lines.append(Line(name, move, value, value))
+            continue
+        banked, swing = (int(x) for x in engine.game.bounds(child))
+        low, high = sorted((child_sign * (banked - swing), child_sign * (banked + swing)))
+        line = Line(name, move, low, high)
+        lines.append(line)
+        if again and depth > 1:
+            tasks += _tasks(engine, child, name + "-", child_sign, child_side,
+                            line.continuations, depth - 1)
+        else:
+            tasks.append(_Task(line, child, child_sign, child_side, pits))
+    return tasks
+
+
+def _narrow(task: _Task, low: int, high: int) -> None:
+    a, b = sorted((task.sign * low, task.sign * high))
+    task.line.lower, task.line.upper = max(task.line.lower, a), min(task.line.upper, b)
+
+
+def _reply(engine, task: _Task) -> None:
+    value = task.line.value * task.sign
+    _, move = engine.prove(task.state, value)
+    if move is not None:
+        task.line.reply = move + 1 + task.side * task.pits
+        task.line.reply_by = SIDE_NAMES[task.side]
+
+
+def _combine(proof: Proof) -> None:
+    """Bounds flow up: a line with continuations is worth its best continuation (the mover
+    chooses), the root its best opening."""
+    for line in proof.openings:
+        if line.continuations:
+            line.lower = max(c.lower for c in line.continuations)
+            line.upper = max(c.upper for c in line.continuations)
+            if line.value is not None and all(c.value is not None for c in line.continuations):
+                best = next(c for c in line.continuations if c.value == line.value)
+                line.reply, line.reply_by = best.move, SIDE_NAMES[0]
+    proof.lower = max(o.lower for o in proof.openings)
+    proof.upper = max(o.upper for o in proof.openings)
+
+
+def _out_of_budget(proof: Proof, max_seconds, max_nodes) -> bool:
+    return (max_seconds is not None and proof.seconds >= max_seconds) or \
+        (max_nodes is not None and proof.nodes >= max_nodes)
