@@ -265,6 +265,8 @@ def _solve_command(commands):
                          "about S seconds with the bounds proven so far")
     mancala.add_argument("--max-nodes", type=_count_arg, metavar="N", help="stop after about "
                          "N nodes with the bounds proven so far")
+    mancala.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="prove the openings "
+                         "as tasks on this Dask cluster (workers share the table folder)")
     mancala.add_argument("--json", action="store_true", help="print one JSON object")
     mancala.set_defaults(run=_solve_mancala)
 
@@ -506,7 +508,8 @@ def _solve_mancala(args) -> str:
     try:
         found = mancala.solve(rules, tables=False if args.no_tables else args.tables,
                               table_mb=args.table_mb, max_seconds=args.max_seconds,
-                              max_nodes=args.max_nodes, progress=progress)
+                              max_nodes=args.max_nodes, progress=progress,
+                              scheduler=args.scheduler)
     finally:
         progress.close()
     text = json.dumps(found.to_dict()) if args.json else _proof_text(found)

@@ -172,14 +172,19 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
 
 
 def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
-          max_seconds: float | None = None, max_nodes: int | None = None, progress=None):
+          max_seconds: float | None = None, max_nodes: int | None = None, progress=None,
+          scheduler: str | None = None):
     """Prove the value of Kalah(pits, stones) from the start: every opening move's exact value
     (an opening that earns an extra turn also each continuation's) and, after each, the
     optimal move of the side to move; one transposition table serves all the proofs
     (``solver.games.mancala.proof``). ``max_seconds``, ``max_nodes`` or Ctrl-C stop it with the
     bounds proven so far; ``progress(proof)`` sees them after every slice of work. ``tables``
-    as in :func:`best_move` (None: the default directory's, if built)."""
+    as in :func:`best_move` (None: the default directory's, if built). ``scheduler``: the
+    address of a Dask scheduler (``tcp://HOST:PORT``): the openings are proven there as tasks
+    (``proof.prove_game_on_cluster``; budgets do not apply)."""
     from solver.games.mancala.proof import prove_game
+    if scheduler is not None:
+        return _solve_on_cluster(rules, tables, table_mb, scheduler)
     if max_seconds is not None:
         check_seconds(max_seconds)
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
@@ -194,6 +199,26 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     proof.table_levels = 0 if found_tables is None else found_tables.max_swing
     proof.table_mb = mb
     return proof
+
+
+def _solve_on_cluster(rules: Rules, tables, table_mb: int | None, scheduler: str):
+    from solver.games.mancala.proof import prove_game_on_cluster
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--scheduler needs Dask: pip install 'solver[distributed]'") from None
+    if tables not in (None, False):
+        endgame_tables(tables, rules, required=True)      # checked here, read by the workers
+    try:
+        client = Client(scheduler, timeout=10)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    try:
+        mb = table_mb or default_table_mb(reference.new_game(rules), True)
+        return prove_game_on_cluster(client, rules, tables=None if tables is None else tables,
+                                     table_mb=mb)
+    finally:
+        client.close()
 
 
 def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True,

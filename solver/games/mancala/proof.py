@@ -205,3 +205,52 @@ def _combine(proof: Proof) -> None:
 def _out_of_budget(proof: Proof, max_seconds, max_nodes) -> bool:
     return (max_seconds is not None and proof.seconds >= max_seconds) or \
         (max_nodes is not None and proof.nodes >= max_nodes)
+
+
+# --- on a Dask cluster ----------------------------------------------------------------------------
+
+def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 256) -> Proof:
+    """The same proof as :func:`prove_game`, split near the root: each opening (each
+    continuation after an extra turn) is an independent exact proof, one Dask task, on workers
+    that share the endgame-table folder ``tables`` (None/False: none). The client gathers the
+    values and combines them; the values equal a single-process proof's."""
+    from solver.games.mancala import api
+    from solver.search.alphabeta import AlphaBeta
+    start = time.perf_counter()
+    local = AlphaBeta(api.kernel_game(), 1)          # only to list moves and bounds
+    state = api.to_packed(api.new_game(rules))
+    banked, swing = (int(x) for x in local.game.bounds(state))
+    proof = Proof(rules, banked - swing, banked + swing, [], table_mb=table_mb)
+    tasks = _tasks(local, state, "", 1, 0, proof.openings, depth=2)
+    futures = [client.submit(prove_line, rules.pits, rules.stones, rules.capture_empty,
+                             [int(b) for b in task.line.name.split("-")], tables, table_mb,
+                             pure=False) for task in tasks]
+    for task, future in zip(tasks, futures):
+        value, reply, nodes, levels = future.result()
+        task.line.lower = task.line.upper = task.sign * value
+        if reply is not None:
+            task.line.reply = reply + 1 + task.side * task.pits
+            task.line.reply_by = SIDE_NAMES[task.side]
+        proof.nodes += nodes
+        proof.table_levels = max(proof.table_levels, levels)
+    _combine(proof)
+    proof.seconds = time.perf_counter() - start
+    return proof
+
+
+def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tables,
+               table_mb: int) -> tuple[int, int | None, int, int]:
+    """A worker's task: play the bins of ``line`` from the start, prove the position reached
+    (value for its mover, optimal lane), with its own transposition table of ``table_mb`` MB and
+    the endgame tables of the shared folder ``tables``. Returns (value, lane, nodes, levels)."""
+    from solver.games.mancala import api
+    from solver.search.alphabeta import AlphaBeta
+    rules = Rules(pits, stones, capture_empty)
+    pos = api.new_game(rules)
+    for move in line:
+        pos = api.apply(pos, move)
+    found = None if tables in (None, False) else api.endgame_tables(tables, rules,
+                                                                     required=True)
+    engine = AlphaBeta(api.kernel_game(with_tables=found is not None), table_mb, found)
+    value, lane = engine.prove(api.to_packed(pos))
+    return value, lane, engine.nodes, 0 if found is None else found.max_swing

@@ -1,0 +1,111 @@
+"""The table of Kalah(m, n) values: every board m = 1..6 pits, n = 1..6 stones, both capture
+rules, except Kalah(6,6), each solved by the real command line in a fresh process.
+
+    python benches/kalah_table.py [--max-seconds 600] [--tables DIR] [--pits 1-6] [--stones 1-6]
+                                  [--rules both|capture_empty|no-capture-empty] [--json OUT]
+
+Each cell runs ``solver solve mancala --pits M --stones N [--no-capture-empty] --max-seconds S
+--json`` and reports the first player's value (or, when the budget ran out, the bounds proven:
+never a guess), the optimal first moves, every opening's value (extra-turn openings with their
+continuations, "3-1", "3-2", ...), nodes, seconds, transposition-table size and endgame-table
+levels used. Prints a markdown table per rule; ``--json`` writes every cell.
+"""
+import argparse
+import json
+import subprocess
+import sys
+
+
+def span(text: str) -> list[int]:
+    low, _, high = text.partition("-")
+    return list(range(int(low), int(high or low) + 1))
+
+
+def solve_cell(pits: int, stones: int, capture_empty: bool, max_seconds: float,
+               tables: str | None) -> dict:
+    command = [sys.executable, "-m", "solver", "solve", "mancala", "--pits", str(pits),
+               "--stones", str(stones), "--max-seconds", str(max_seconds), "--json"]
+    command += [] if capture_empty else ["--no-capture-empty"]
+    command += ["--tables", tables] if tables else ["--no-tables"]
+    if tables and pits != 6:
+        command[-2:] = ["--no-tables"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        return dict(pits=pits, stones=stones, capture_empty=capture_empty,
+                    error=done.stderr.strip().splitlines()[-1] if done.stderr else "failed")
+    return json.loads(done.stdout)
+
+
+def value_text(cell: dict) -> str:
+    if "error" in cell:
+        return "error"
+    if cell["finished"]:
+        return f"{cell['value']:+d}"
+    return f"[{cell['lower']:+d}, {cell['upper']:+d}]"
+
+
+def openings_text(cell: dict) -> str:
+    if "error" in cell:
+        return cell["error"]
+    parts = []
+    for o in cell["openings"]:
+        lines = o.get("continuations") or [o]
+        for line in lines:
+            v = line["value"]
+            parts.append(f"{line['line']}:{v:+d}" if v is not None else
+                         f"{line['line']}:[{line['lower']:+d},{line['upper']:+d}]")
+    return " ".join(parts)
+
+
+def markdown(cells: list[dict], capture_empty: bool) -> str:
+    rule = "captures also from an empty opposite pit (empty-capture)" if capture_empty else \
+        "captures only from a non-empty opposite pit (standard)"
+    rows = [f"Kalah(m, n), {rule}", "",
+            "| m | n | value for the first player | best first moves | each opening | time | nodes | TT MB | table levels |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for cell in cells:
+        if cell.get("capture_empty") != capture_empty:
+            continue
+        best = "" if "error" in cell or not cell["finished"] else ", ".join(
+            o["line"] for o in cell["openings"] if o["value"] == cell["value"])
+        rows.append(f"| {cell['pits']} | {cell['stones']} | {value_text(cell)} | {best} | "
+                    f"{openings_text(cell)} | {cell.get('seconds', 0):.1f} s | "
+                    f"{cell.get('nodes', 0):,} | {cell.get('table_mb', '')} | "
+                    f"{cell.get('table_levels', 0) or '-'} |")
+    return "\n".join(rows)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-seconds", type=float, default=600.0)
+    parser.add_argument("--tables", help="endgame-table folder (6-pit boards use it)")
+    parser.add_argument("--pits", default="1-6")
+    parser.add_argument("--stones", default="1-6")
+    parser.add_argument("--rules", default="both",
+                        choices=["both", "capture_empty", "no-capture-empty"])
+    parser.add_argument("--json", metavar="OUT")
+    args = parser.parse_args()
+    rules = {"both": (True, False), "capture_empty": (True,), "no-capture-empty": (False,)}
+    cells = []
+    for capture_empty in rules[args.rules]:
+        for pits in span(args.pits):
+            for stones in span(args.stones):
+                if (pits, stones) == (6, 6):
+                    continue
+                cell = solve_cell(pits, stones, capture_empty, args.max_seconds, args.tables)
+                cell.setdefault("pits", pits)
+                cell.setdefault("stones", stones)
+                cell.setdefault("capture_empty", capture_empty)
+                cells.append(cell)
+                print(f"Kalah({pits},{stones}) {'empty-capture' if capture_empty else 'standard'}"
+                      f": {value_text(cell)}  {cell.get('seconds', 0):.1f} s", file=sys.stderr,
+                      flush=True)
+    for capture_empty in rules[args.rules]:
+        print(markdown(cells, capture_empty) + "\n")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(cells, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
