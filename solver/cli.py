@@ -30,8 +30,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _version() -> str:
     from solver import __version__
-    rules = ", ".join(f"{g.name} rules_version {g.info.rules_version}"
-                      for g in registry.all_games())
+    rules = ", ".join(f"{info.name} rules_version {info.rules_version}"
+                      for info in registry.FACTS.values())
     return f"solver {__version__} ({rules})"
 
 
@@ -51,11 +51,14 @@ BOTS = Option("--bots", str, "one bot per seat, comma-separated (each game lists
 JSON = Option("--json", None, "print JSON")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line. Only the game named on it (``solver best tunhell ...``) has its
+    options built, which imports that game's reference; the others are listed by their facts."""
     parser = _Parser(prog="solver", description="Game-tree search and solver toolkit.")
     parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    game_list = registry.all_games()
+    words = [w for w in (sys.argv[1:] if argv is None else argv) if not w.startswith("-")]
+    game_list = [name for name in registry.GAMES if name in words[1:2]]
     _game_command(commands, "best", "best move of a position", game_list, _best_options)
     _game_command(commands, "new", "print a new game's position", game_list, _new_options)
     _game_command(commands, "play", "play a whole game (bots, or a person at the prompt)",
@@ -81,13 +84,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _game_command(commands, name, help_text, game_list, options_of):
+def _game_command(commands, name, help_text, chosen, options_of):
     command = commands.add_parser(name, help=help_text)
     by_game = command.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    for game in game_list:
-        extra = options_of(game)
-        if extra is None:
+    for info in registry.FACTS.values():
+        if info.name not in chosen:     # listed, not built: a game is imported when named
+            by_game.add_parser(info.name, help=info.summary)
             continue
+        game = registry.get(info.name)
+        extra = options_of(game)
         sub = by_game.add_parser(game.name, help=game.info.summary)
         if name == "best":
             sub.add_argument("position", nargs=None if game.position_required else "?",
@@ -546,7 +551,7 @@ def _proof_text(found) -> str:
 def main(argv=None) -> int:
     from solver.match import GameAbandoned
     try:
-        args = _parser().parse_args(argv)
+        args = _parser(argv).parse_args(argv)
         print(args.run(args))
         return 0
     except InputError as error:

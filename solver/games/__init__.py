@@ -31,7 +31,6 @@ from types import ModuleType
 
 from solver.errors import InputError
 
-GAMES = ("mancala", "funkel", "tunhell")   # the registry, in the order the CLI lists them
 
 
 @dataclass(frozen=True)
@@ -47,10 +46,20 @@ class GameInfo:
     summary: str
 
 
-def register(info: GameInfo) -> GameInfo:
-    """Kept for the reference modules' ``INFO = register(GameInfo(...))``: the facts of a game;
-    the registry itself is :data:`GAMES` and each package's ``GAME`` record."""
-    return info
+# The registry's facts, one GameInfo per game (each reference module's ``INFO``), kept here so
+# that listing the games (``solver --help``, ``--version``) imports no game.
+FACTS = {info.name: info for info in (
+    GameInfo(name="mancala", min_players=2, max_players=2, perfect_information=True,
+             chance=False, rules_version=1,
+             summary="Kalah(m,n): sowing, extra turns on the store, captures"),
+    GameInfo(name="funkel", min_players=2, max_players=4, perfect_information=False,
+             chance=True, rules_version=1,
+             summary="Funkel Munkel: push mine carts under gem shafts, deliver gems"),
+    GameInfo(name="tunhell", min_players=2, max_players=4, perfect_information=False,
+             chance=True, rules_version=1,
+             summary="Tunhell: recruit dwarves, dig three mines, fight, score the loot"),
+)}
+GAMES = tuple(FACTS)   # the registry, in the order the CLI lists them
 
 
 @dataclass(frozen=True)

@@ -65,11 +65,9 @@ import random
 from dataclasses import dataclass, replace
 
 from solver.errors import InputError
-from solver.games import GameInfo, register
+from solver.games import FACTS
 
-INFO = register(GameInfo(
-    name="funkel", min_players=2, max_players=4, perfect_information=False, chance=True,
-    rules_version=1, summary="Funkel Munkel: push mine carts under gem shafts, deliver gems"))
+INFO = FACTS["funkel"]
 
 GEMS = ("grey", "blue", "purple", "green", "pink", "yellow")
 GEM_LETTERS = "gbpnky"

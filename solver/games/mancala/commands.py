@@ -41,8 +41,7 @@ def _mcts(pos, rules, options):
 
 
 def best_text(found) -> str:
-    from solver.games.mancala.mcts import MctsMove
-    if isinstance(found, MctsMove):
+    if hasattr(found, "simulations"):      # an MCTS answer (its module stays unimported)
         return _mcts_text(found)
     rules, pos = found.rules, reference.from_text(found.position, found.rules)
     capture = "also from an empty opposite pit" if rules.capture_empty else \

@@ -32,11 +32,9 @@ import re
 from dataclasses import dataclass, field
 
 from solver.errors import InputError
-from solver.games import GameInfo, register
+from solver.games import FACTS
 
-INFO = register(GameInfo(
-    name="mancala", min_players=2, max_players=2, perfect_information=True, chance=False,
-    rules_version=1, summary="Kalah(m,n): sowing, extra turns on the store, captures"))
+INFO = FACTS["mancala"]
 
 A, B = 0, 1
 SIDE_NAMES = "AB"

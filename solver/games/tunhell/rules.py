@@ -108,7 +108,7 @@ from enum import IntEnum
 from itertools import product
 
 from solver.errors import InputError
-from solver.games import GameInfo, register
+from solver.games import FACTS
 from solver.games.tunhell.cards import (
     BACK_DOOR,
     BEER,
@@ -133,9 +133,7 @@ from solver.games.tunhell.cards import (
     name,
 )
 
-INFO = register(GameInfo(
-    name="tunhell", min_players=2, max_players=4, perfect_information=False, chance=True,
-    rules_version=1, summary="Tunhell: recruit dwarves, dig three mines, fight, score the loot"))
+INFO = FACTS["tunhell"]
 
 MINES = 3
 HAND_LIMIT = 6
