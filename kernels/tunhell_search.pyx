@@ -206,6 +206,8 @@ cdef void ismcts_iteration(Tree* tree, const Sampler* sampler) noexcept nogil:
     # until a node has an untried legal action (Step 3) or the game ends.
     while not is_over(&game) and depth < MAX_DEPTH:
         count = legal_actions(&game, moves)
+        if count == 0:      # no decision to take (not reachable by the rules): play out as is
+            break
         mover = game.to_move
         tried = 0
         best = NO_NODE
