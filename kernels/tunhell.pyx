@@ -1033,10 +1033,12 @@ cdef class TunhellEngine:
         missing = [f for f in FIELDS if f not in fields]
         if missing:
             raise ValueError(f"missing field(s) {', '.join(missing)}")
-        players = fields["players"]
-        if not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"Tunhell is for 2 to 4 players, got {players}")
-        reset_state(s, players, fields["intro"], fields["chance"])
+        players, chance = fields["players"], fields["chance"]
+        if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"Tunhell is for 2 to 4 players, got {players!r}")
+        if not isinstance(chance, int) or not 0 <= chance < 2 ** 64:
+            raise ValueError(f"chance: {chance!r} is not a 64-bit word")
+        reset_state(s, players, fields["intro"], chance)
         _fill_table(s, fields)
         _fill_seats(s, fields)
         _fill_scalars(s, fields)

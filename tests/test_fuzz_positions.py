@@ -322,3 +322,67 @@ def test_the_cli_answers_damaged_files_or_refuses_them_in_one_line(tmp_path, gam
             assert done.returncode == 2, (path.read_bytes()[:200], done.stderr)
             lines = done.stderr.strip().splitlines()
             assert len(lines) == 1 and lines[0].startswith("solver: error: "), done.stderr
+
+
+# --- the engine's own door: what a Python caller hands the compiled code -------------------------
+
+def engine_fields(wanted=lambda f: f["phase"] == int(tunhell.Phase.TURN)):
+    """The engine fields of the first state ``wanted`` accepts in seeded random games."""
+    from kernels.tunhell import TunhellEngine
+    for seed in range(200):
+        engine = TunhellEngine(2, False, seed)
+        rng = random.Random(seed)
+        while not engine.is_over():
+            if wanted(engine.fields()):
+                return engine.fields()
+            engine.apply_index(rng.randrange(len(engine.legal_actions())))
+    raise AssertionError("no such state met")
+
+
+BROKEN_FIELDS = {
+    "turn beyond int32": lambda f: f.update(turn=2 ** 31),
+    "chance beyond 64 bits": lambda f: f.update(chance=2 ** 64),
+    "a seen position outside the mine": lambda f: f["seen"][0].__setitem__(0, 1 << 30),
+    "a known card not in the hand": lambda f: f["hand_seen"][0].append(31),
+    "hand_never not a mask": lambda f: f["hand_never"].__setitem__(1, -1),
+}
+
+
+@pytest.mark.parametrize("damage", BROKEN_FIELDS.values(), ids=BROKEN_FIELDS.keys())
+def test_the_engine_refuses_fields_it_cannot_hold(damage):
+    from kernels.tunhell import TunhellEngine
+    fields = engine_fields()
+    damage(fields)
+    with pytest.raises(ValueError):
+        TunhellEngine.from_fields(fields)
+
+
+def test_the_engine_refuses_a_fight_nobody_can_win():
+    """A fight whose enemy beats the Digger's bonus alone, once the mover's Warriors there are
+    moved to the discard: the rules would have put the enemy back instead."""
+    from kernels.tunhell import TunhellEngine
+
+    def hopeless_without_warriors(f):
+        return (f["phase"] == int(tunhell.Phase.FIGHT) and not f["boosts"]
+                and tunhell.CARDS[f["digger"]].bonus < tunhell.CARDS[f["pending"]].combat)
+    fields = engine_fields(hopeless_without_warriors)
+    mover, mine = fields["to_move"], fields["dig_mine"]
+    fields["dwarf_discard"] += fields["warriors"][mover][mine]
+    fields["warriors"][mover][mine] = []
+    with pytest.raises(ValueError, match="no legal action"):
+        TunhellEngine.from_fields(fields)
+
+
+def test_pimc_refuses_an_action_code_that_is_not_legal():
+    import numpy as np
+
+    from kernels.tunhell import TunhellEngine, encode_action
+    from kernels.tunhell_sample import StateSampler
+    from kernels.tunhell_search import pimc_rounds
+    engine = TunhellEngine(2, False, 3)
+    legal = engine.legal_actions()
+    forged = encode_action(int(tunhell.Move.DYNAMITE), 12, 2) | (3 << 9)   # mine 3 of 0..2
+    shares, margins = np.zeros((1, 2)), np.zeros((1, 2))
+    with pytest.raises(ValueError, match="not legal"):
+        pimc_rounds(StateSampler(engine, 0), np.array([legal[0], forged], dtype=np.uint32), 0,
+                    1, 0, shares, margins)
