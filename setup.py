@@ -1,5 +1,10 @@
 """Builds the Cython extensions in ``kernels/`` (every ``kernels/*.pyx``); the rest of the
-package metadata lives in pyproject.toml."""
+package metadata lives in pyproject.toml.
+
+``SOLVER_SANITIZE=1`` builds them with AddressSanitizer and UndefinedBehaviorSanitizer (gcc or
+clang; any UB aborts), for the memory-safety job: the README's "Development" section says how to
+build and run it (the Python process needs ``LD_PRELOAD`` of the compiler's libasan)."""
+import os
 from pathlib import Path
 
 import numpy
@@ -7,16 +12,27 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 HERE = Path(__file__).parent
+SANITIZE = os.environ.get("SOLVER_SANITIZE", "") not in ("", "0")
+SANITIZER_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+                   "-fno-omit-frame-pointer"]
+
+
+def compile_flags() -> tuple[list[str], list[str]]:
+    """(compile, link) flags: optimised, or sanitized with debug info."""
+    if SANITIZE:
+        return ["-O1", "-g"] + SANITIZER_FLAGS, SANITIZER_FLAGS
+    return ["-O3"], []
 
 
 def cython_extensions():
     sources = sorted((HERE / "kernels").glob("*.pyx"))
+    compile_args, link_args = compile_flags()
     extensions = [Extension(f"kernels.{src.stem}", [str(src.relative_to(HERE))],
                             include_dirs=[numpy.get_include()],
-                            extra_compile_args=["-O3"],
+                            extra_compile_args=compile_args, extra_link_args=link_args,
                             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])
                   for src in sources]
-    return cythonize(extensions, language_level=3, compiler_directives={
+    return cythonize(extensions, language_level=3, force=SANITIZE, compiler_directives={
         "boundscheck": False, "wraparound": False, "cdivision": True, "initializedcheck": False})
 
 

@@ -65,6 +65,19 @@ An action is an ``action_t`` (uint32) whose fields mirror the reference's ``Acti
     dg             FIGHT: the Digger's combat bonus is used
 Fields a move does not use are 0, so equal actions have equal codes (search may key on them).
 :func:`legal_actions` lists them in the reference's order.
+
+Bounds. ``TunhellEngine.from_fields`` is the only door for outside data; it refuses anything the
+C code could index out of range: scalars outside their fields' ranges (turn, shuffles < 2^31,
+masks < 2^32, seats, mines, cards), card ids >= KINDS, piles longer than MINE_CAPACITY /
+PILE_CAPACITY, a hand over HAND_LIMIT, hand_seen not inside hand (hidden counts are never
+negative), seen bits beyond a mine's size, a card census other than the game's (so every count
+is at most a kind's copies), and a state whose mover has no legal action. From there the rules
+keep the bounds: a mine only regains the card just drawn from it (put_back follows draw), hands
+never pass HAND_LIMIT, and the census caps the action lists: a fight has at most
+8 * 6 * 5 * 2 = 480 choices (7, 5, 4 copies of Warriors 1-3; the proud Warrior 4 stands alone),
+a turn at most 5 recruits + 6 hand kinds * 3 mines * 12 Bonus multisets, both < MAX_ACTIONS.
+Search entry points check the action codes they are handed (``pimc_rounds``: legal in the base
+state) and stop at a state without actions instead of indexing a missing child.
 """
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 

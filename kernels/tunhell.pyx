@@ -1033,10 +1033,12 @@ cdef class TunhellEngine:
         missing = [f for f in FIELDS if f not in fields]
         if missing:
             raise ValueError(f"missing field(s) {', '.join(missing)}")
-        players = fields["players"]
-        if not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"Tunhell is for 2 to 4 players, got {players}")
-        reset_state(s, players, fields["intro"], fields["chance"])
+        players, chance = fields["players"], fields["chance"]
+        if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"Tunhell is for 2 to 4 players, got {players!r}")
+        if not isinstance(chance, int) or not 0 <= chance < 2 ** 64:
+            raise ValueError(f"chance: {chance!r} is not a 64-bit word")
+        reset_state(s, players, fields["intro"], chance)
         _fill_table(s, fields)
         _fill_seats(s, fields)
         _fill_scalars(s, fields)
@@ -1173,18 +1175,42 @@ cdef void _fill_seats(GameState* s, dict f) except *:
         if s.seats[p].hand.size > HAND_LIMIT:
             raise ValueError(f"hands[{p}]: at most {HAND_LIMIT} cards")
         fill_set(&s.seats[p].hand_seen, f["hand_seen"][p], f"hand_seen[{p}]")
+        for kind in range(KINDS):   # hidden counts (hand minus seen) must not go negative
+            if s.seats[p].hand_seen.count[kind] > s.seats[p].hand.count[kind]:
+                raise ValueError(f"hand_seen[{p}]: card {kind} is not in the hand")
         fill_set(&s.seats[p].loot, f["loot"][p], f"loot[{p}]")
-        s.seats[p].hand_never = f["hand_never"][p]
+        s.seats[p].hand_never = _mask(f["hand_never"][p], f"hand_never[{p}]")
         for m in range(MINES):
             fill_set(&s.seats[p].warriors[m], f["warriors"][p][m], f"warriors[{p}][{m}]")
             if (s.seats[p].warriors[m].kinds & PROUD_MASK
                     and s.seats[p].warriors[m].size > 1):
                 raise ValueError(f"warriors[{p}][{m}]: a proud Warrior stands alone")
-            s.seats[p].seen[m] = f["seen"][p][m]
+            s.seats[p].seen[m] = _mask(f["seen"][p][m], f"seen[{p}][{m}]")
+            if s.seats[p].seen[m] >> s.mines[m].size:
+                raise ValueError(f"seen[{p}][{m}]: a position outside the mine")
+
+
+cdef uint32_t _mask(value, str where) except? 0:
+    if not isinstance(value, int) or not 0 <= value < 2 ** 32:
+        raise ValueError(f"{where}: {value!r} is not a 32-bit mask")
+    return value
+
+
+# Range of each scalar field as the struct holds it (a value outside is refused before the
+# assignment, which would raise OverflowError or wrap around).
+_SCALAR_RANGES = {"shuffles": (0, 2 ** 31 - 1), "turn": (0, 2 ** 31 - 1),
+                  "door_owner": (-1, 127), "door_mine": (-1, 127), "employee": (-1, 127),
+                  "exterminator": (-1, 127), "to_move": (-1, 127), "phase": (-1, 127),
+                  "pending": (-1, 127), "dig_mine": (-1, 127), "digger": (-1, 127),
+                  "dig_left": (0, 127), "passes": (0, 127), "chance": (0, 2 ** 64 - 1)}
 
 
 cdef void _fill_scalars(GameState* s, dict f) except *:
     cdef int i
+    for name, (low, high) in _SCALAR_RANGES.items():
+        value = f[name]
+        if not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"{name}: {value!r} does not fit the engine ({low}..{high})")
     s.shuffles, s.turn = f["shuffles"], f["turn"]
     s.door_owner, s.door_mine = f["door_owner"], f["door_mine"]
     s.employee, s.exterminator = f["employee"], f["exterminator"]
@@ -1230,6 +1256,10 @@ cdef void _check_control(const GameState* s) except *:
         ok = s.pending == NO_CARD
     if not ok:
         raise ValueError(f"pending: card {s.pending} does not fit phase {s.phase}")
+    cdef action_t actions[MAX_ACTIONS]
+    if s.phase != PHASE_OVER and legal_actions(s, actions) == 0:
+        raise ValueError(f"phase {s.phase}: seat {s.to_move} has no legal action (the rules "
+                         "never leave a player without one)")
 
 
 cdef void count_set(list found, const CardSet* cards) noexcept:

@@ -224,14 +224,15 @@ cdef bint gather_mine_pool(Sampler* out, const GameState* s, int viewer) noexcep
                 continue
             card = s.mines[m].cards[pos]
             if pos == 0 and not s.intro:
-                if not is_end_card(card):
+                if not is_end_card(card) or out.end_pool_size == END_POOL_CAPACITY:
                     return False
                 out.end_places[out.end_place_count] = m
                 out.end_place_count += 1
                 out.end_pool[out.end_pool_size] = card
                 out.end_pool_size += 1
             else:
-                if is_end_card(card) or is_dwarf_card(card):
+                if (is_end_card(card) or is_dwarf_card(card)
+                        or out.mine_pool_size == MINE_POOL_CAPACITY):
                     return False
                 out.mine_places[out.mine_place_count] = m * MINE_CAPACITY + pos
                 out.mine_place_count += 1

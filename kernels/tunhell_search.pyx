@@ -110,10 +110,23 @@ def pimc_rounds(StateSampler sampler, const uint32_t[::1] actions, int seat, uin
         raise ValueError("shares and margins must be (rounds, actions) arrays")
     if count == 0 or count > MAX_ACTIONS:
         raise ValueError(f"1..{MAX_ACTIONS} actions, got {count}")
+    _check_legal(sampler.sampler, actions)
     with nogil:
         for r in range(rounds):
             pimc_round(sampler.sampler, &actions[0], count, seat, seed, first_round + r,
                        &shares[r, 0], &margins[r, 0])
+
+
+cdef void _check_legal(const Sampler* sampler, const uint32_t[::1] actions) except *:
+    """Every code must be a legal action of the sampler's base state: apply_action trusts its
+    action (a forged code could name mine 3 or a card not held), and the observer's actions are
+    the same in every state consistent with his view."""
+    cdef action_t legal[MAX_ACTIONS]
+    cdef int n = legal_actions(&sampler.base, legal), i
+    allowed = {legal[i] for i in range(n)}
+    for i in range(actions.shape[0]):
+        if actions[i] not in allowed:
+            raise ValueError(f"action code {actions[i]} is not legal in the sampled position")
 
 
 # --- ISMCTS --------------------------------------------------------------------------------------
@@ -206,6 +219,8 @@ cdef void ismcts_iteration(Tree* tree, const Sampler* sampler) noexcept nogil:
     # until a node has an untried legal action (Step 3) or the game ends.
     while not is_over(&game) and depth < MAX_DEPTH:
         count = legal_actions(&game, moves)
+        if count == 0:      # no decision to take (not reachable by the rules): play out as is
+            break
         mover = game.to_move
         tried = 0
         best = NO_NODE

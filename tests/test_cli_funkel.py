@@ -1,4 +1,6 @@
 """`solver new|best|play|match funkel`, run for real in a subprocess."""
+import json
+
 import pytest
 
 from solver.games.funkel import api as funkel
@@ -73,3 +75,47 @@ def test_a_field_error_names_the_field(tmp_path, position_file):
     done = run_with_broken_field(tmp_path, position_file, "funkel", "hands", "three")
     assert_one_line_error(done)
     assert "hands" in done.stderr
+
+
+# --- damaged files (issue 9): each gets one line naming what is wrong -----------------------------
+
+def write_damaged(directory, position_file, damage) -> str:
+    doc = json.loads(position_file.read_text())
+    damage(doc)
+    path = directory / "damaged.json"
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+DAMAGE = {
+    "layout is an object": (lambda d: d["rules"].update(layout={"name": "pinwheel"}),
+                            "rules.layout"),
+    "type is a list": (lambda d: d.update(type=["view"]), "type"),
+    "gem is a list": (lambda d: d.update(pending_gem=["blue"]), "pending_gem"),
+    "max_pushes beyond 16 bits": (lambda d: d["rules"].update(max_pushes=65536),
+                                  "rules.max_pushes"),
+    "max_pushes of 5000 digits": (lambda d: d["rules"].update(max_pushes=10 ** 4000),
+                                  "rules.max_pushes"),
+    "rules_version true": (lambda d: d.update(rules_version=True), "rules_version"),
+}
+
+
+@pytest.mark.parametrize("damage, field", DAMAGE.values(), ids=DAMAGE.keys())
+def test_a_damaged_field_is_one_line_naming_it(tmp_path, position_file, damage, field):
+    done = run("best", "funkel", write_damaged(tmp_path, position_file, damage))
+    assert_one_line_error(done)
+    assert field in done.stderr
+
+
+def test_the_largest_max_pushes_the_kernel_holds_is_searched(tmp_path, position_file):
+    path = write_damaged(tmp_path, position_file, lambda d: d["rules"].update(max_pushes=65535))
+    out = run_json("best", "funkel", path, "--samples", "4")
+    assert out["best"] in [m["action"] for m in out["moves"]]
+
+
+@pytest.mark.parametrize("text", [b"\xff\xfe{}", b'{"game": "funkel\xe9"}', b"[" * 100_000,
+                                  b"9" * 5000], ids=["not UTF-8", "latin-1 byte", "deep", "digits"])
+def test_broken_text_is_one_line(tmp_path, text):
+    path = tmp_path / "broken.json"
+    path.write_bytes(text)
+    assert_one_line_error(run("best", "funkel", str(path)))

@@ -1,6 +1,10 @@
 """`solver new|best|play|match tunhell`, run for real in a subprocess."""
+import json
+import random
+
 import pytest
 
+from solver.games import tunhell as reference
 from solver.games.tunhell import api as tunhell
 from test_cli import assert_one_line_error, run, run_json, run_with_broken_field
 
@@ -64,3 +68,96 @@ def test_a_field_error_names_the_field(tmp_path, position_file):
     done = run_with_broken_field(tmp_path, position_file, "tunhell", "seat", "first")
     assert_one_line_error(done)
     assert "seat" in done.stderr
+
+
+# --- damaged and impossible views (issue 9): one line each, never a crash -----------------------
+
+def view_in_phase(phase, players=2):
+    """The mover's view of the first position in phase ``phase`` met in seeded random games."""
+    for seed in range(500):
+        rng = random.Random(seed)
+        s = reference.new_game(reference.Rules(players), seed)
+        while not reference.is_over(s):
+            if s.phase == phase:
+                return json.loads(reference.to_json(reference.information_set(s, s.to_move)))
+            s = reference.apply(s, rng.choice(reference.legal_actions(s)), check=False)
+    raise AssertionError(f"no {phase.name} met")
+
+
+def move_from_hand(doc, card, to):
+    """The viewer no longer holds ``card``: it lies on the pile ``to`` (cards stay conserved)."""
+    seat = doc["seats"][doc["seat"]]
+    doc["hand"].remove(card)
+    if card in seat["known"]:
+        seat["known"].remove(card)
+    else:
+        seat["hidden"] -= 1
+    doc[to].append(card)
+
+
+def fight_nobody_can_win(doc):
+    """The mover's Warriors at the dig's mine go to the discard, the Digger's bonus is 0:
+    the enemy cannot be beaten, yet the phase says fight."""
+    mover = doc["seats"][doc["to_move"]]
+    doc["dwarf_discard"] += mover["warriors"][doc["dig"]["mine"]]
+    mover["warriors"][doc["dig"]["mine"]] = []
+    if doc["dig"]["bonuses"]:
+        doc["mine_discard"] += doc["dig"]["bonuses"]
+        doc["dig"]["bonuses"] = []
+
+
+def golden_heart_without_digger(doc):
+    for card in [c for c in doc["hand"] if c.startswith("digger")]:
+        move_from_hand(doc, card, "dwarf_discard")
+
+
+IMPOSSIBLE = {
+    "fight nobody can win": (reference.Phase.FIGHT, fight_nobody_can_win, "phase"),
+    "golden heart without a Digger": (reference.Phase.GOLDEN_HEART, golden_heart_without_digger,
+                                      "phase"),
+    "turn of 2^31": (reference.Phase.TURN, lambda d: d.update(turn=2 ** 31), "turn"),
+    "passes equal to the players": (reference.Phase.TURN, lambda d: d.update(passes=2), "passes"),
+    "phase is a list": (reference.Phase.TURN, lambda d: d.update(phase=["turn"]), "phase"),
+    "a card is a list": (reference.Phase.TURN, lambda d: d["center"].append(["dragon"]),
+                         "center[5]"),
+    "box of the wrong size": (reference.Phase.TURN, lambda d: d.update(box=11), "box"),
+}
+
+
+@pytest.mark.parametrize("phase, damage, field", IMPOSSIBLE.values(), ids=IMPOSSIBLE.keys())
+@pytest.mark.parametrize("method", ["ismcts", "pimc"])
+def test_an_impossible_view_is_one_line_naming_the_field(tmp_path, phase, damage, field, method):
+    doc = view_in_phase(phase)
+    damage(doc)
+    path = tmp_path / "impossible.json"
+    path.write_text(json.dumps(doc))
+    done = run("best", "tunhell", str(path), "--method", method, "--iterations", "200")
+    assert_one_line_error(done)
+    assert field in done.stderr
+
+
+def test_a_trophy_held_by_a_seat_without_dirt_is_refused(tmp_path):
+    doc = view_in_phase(reference.Phase.TURN)
+    doc["trophies"]["employee_of_the_month"] = 1
+    doc["seats"][1]["loot"] = []
+    path = tmp_path / "trophy.json"
+    path.write_text(json.dumps(doc))
+    done = run("best", "tunhell", str(path))
+    assert_one_line_error(done)
+    assert "trophies.employee_of_the_month" in done.stderr
+
+
+def test_a_view_met_in_play_is_still_searched(tmp_path):
+    for phase in (reference.Phase.FIGHT, reference.Phase.GOLDEN_HEART, reference.Phase.PLAY_NOW):
+        path = tmp_path / f"{phase.name}.json"
+        path.write_text(json.dumps(view_in_phase(phase)))
+        out = run_json("best", "tunhell", str(path), "--iterations", "100")
+        assert out["best"] in [m["action"] for m in out["moves"]]
+
+
+@pytest.mark.parametrize("text", [b"\xff\xfe{}", b"[" * 100_000, b"9" * 5000, b"NaN"],
+                         ids=["not UTF-8", "deep", "digits", "NaN"])
+def test_broken_text_is_one_line(tmp_path, text):
+    path = tmp_path / "broken.json"
+    path.write_bytes(text)
+    assert_one_line_error(run("best", "tunhell", str(path)))

@@ -26,6 +26,8 @@ from solver.games.funkel.rules import (
     unseen_places,
     used_colours,
 )
+from solver.games.jsontext import load_document
+from solver.games.jsontext import shown as _shown
 
 # --- positions as JSON ---------------------------------------------------------------------------
 
@@ -74,23 +76,27 @@ def to_json(position: State | PublicView) -> str:
     return json.dumps(doc)
 
 
+# The kernel packs pushes and max_pushes into 16-bit fields (kernels/funkel.py, the control word).
+MAX_PUSHES_LIMIT = (1 << 16) - 1
+
+
 _TOP_FIELDS = ("game", "rules_version", "type", "rules", "to_move", "pushes", "pending_gem",
                "hands", "supply", "displays", "cells", "shafts")
 
 
-def from_json(text: str) -> State | PublicView:
-    """Read a position written by :func:`to_json`; a bad one raises InputError naming the field."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(f"funkel position is not valid JSON: {err}") from None
+def from_json(text: str | bytes) -> State | PublicView:
+    """Read a position written by :func:`to_json` (text, or UTF-8 bytes); a bad one raises
+    InputError naming the field, before anything reaches the kernel's packed state."""
+    doc = load_document(text, "funkel")
     _expect(isinstance(doc, dict), "position", "must be a JSON object")
     _check_fields(doc, _TOP_FIELDS, "position")
-    _expect(doc["game"] == INFO.name, "game", f"must be {INFO.name!r}, got {doc['game']!r}")
-    _expect(doc["rules_version"] == INFO.rules_version, "rules_version",
-            f"must be {INFO.rules_version}, got {doc['rules_version']!r}")
+    _expect(doc["game"] == INFO.name, "game",
+            f"must be {INFO.name!r}, got {_shown(doc['game'])}")
+    _expect(type(doc["rules_version"]) is int and doc["rules_version"] == INFO.rules_version,
+            "rules_version",
+            f"must be {INFO.rules_version}, got {_shown(doc['rules_version'])}")
     _expect(doc["type"] in ("state", "view"), "type",
-            f"must be 'state' or 'view', got {doc['type']!r}")
+            f"must be 'state' or 'view', got {_shown(doc['type'])}")
     view = doc["type"] == "view"
     rules = _read_rules(doc["rules"])
     board = rules.board
@@ -127,23 +133,24 @@ def _check_fields(obj: dict, fields: tuple[str, ...], where: str) -> None:
     for f in fields:
         _expect(f in obj, f if where == "position" else f"{where}.{f}", "is missing")
     for f in obj:
-        _expect(f in fields, f if where == "position" else f"{where}.{f}", "is not a known field")
+        _expect(f in fields, _shown(f if where == "position" else f"{where}.{f}"),
+                "is not a known field")
 
 
 def _int(value, field: str, low: int, high: int) -> int:
     _expect(isinstance(value, int) and not isinstance(value, bool), field,
-            f"must be a whole number, got {value!r}")
+            f"must be a whole number, got {_shown(value)}")
     _expect(low <= value <= high, field, f"must be {low}..{high}, got {value}")
     return value
 
 
 def _bool(value, field: str) -> bool:
-    _expect(isinstance(value, bool), field, f"must be true or false, got {value!r}")
+    _expect(isinstance(value, bool), field, f"must be true or false, got {_shown(value)}")
     return value
 
 
 def _list(value, field: str, length: int) -> list:
-    _expect(isinstance(value, list), field, f"must be a list, got {value!r}")
+    _expect(isinstance(value, list), field, f"must be a list, got {_shown(value)}")
     _expect(len(value) == length, field, f"must have {length} entries, got {len(value)}")
     return value
 
@@ -151,7 +158,8 @@ def _list(value, field: str, length: int) -> list:
 def _gem_or_none(value, field: str) -> int | None:
     if value is None:
         return None
-    _expect(value in GEMS, field, f"{value!r} is not a gem ({', '.join(GEMS)})")
+    _expect(isinstance(value, str) and value in GEMS, field,
+            f"{_shown(value)} is not a gem ({', '.join(GEMS)})")
     return GEMS.index(value)
 
 
@@ -159,9 +167,9 @@ def _read_rules(obj) -> Rules:
     _expect(isinstance(obj, dict), "rules", "must be an object")
     _check_fields(obj, ("players", "layout", "hidden_shafts", "max_pushes"), "rules")
     players = _int(obj["players"], "rules.players", 2, 4)
-    _expect(obj["layout"] in LAYOUTS, "rules.layout",
-            f"{obj['layout']!r} is not a layout ({', '.join(LAYOUTS)})")
-    max_pushes = _int(obj["max_pushes"], "rules.max_pushes", 1, 10**6)
+    _expect(isinstance(obj["layout"], str) and obj["layout"] in LAYOUTS, "rules.layout",
+            f"{_shown(obj['layout'])} is not a layout ({', '.join(LAYOUTS)})")
+    max_pushes = _int(obj["max_pushes"], "rules.max_pushes", 1, MAX_PUSHES_LIMIT)
     hidden = _bool(obj["hidden_shafts"], "rules.hidden_shafts")
     return Rules(players, obj["layout"], hidden, max_pushes)
 
@@ -169,7 +177,7 @@ def _read_rules(obj) -> Rules:
 def _read_display(obj, field: str) -> tuple[int, ...]:
     _expect(isinstance(obj, dict), field, "must be an object {gem name: count}")
     for name in obj:
-        _expect(name in GEMS, f"{field}.{name}", f"is not a gem ({', '.join(GEMS)})")
+        _expect(name in GEMS, _shown(f"{field}.{name}"), f"is not a gem ({', '.join(GEMS)})")
     return tuple(_int(obj.get(name, 0), f"{field}.{name}", 0, GEM_COUNTS[g])
                  for g, name in enumerate(GEMS))
 
@@ -180,7 +188,7 @@ def _read_kind(value, field: str, rules: Rules) -> int:
     colours = used_colours(rules.players)
     _expect(isinstance(value, int) and not isinstance(value, bool) and value in colours, field,
             f"must be 'common' or a colour in play ({', '.join(map(str, colours))}), "
-            f"got {value!r}")
+            f"got {_shown(value)}")
     return value
 
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from solver.errors import InputError
+from solver.games.jsontext import load_document
+from solver.games.jsontext import shown as _shown
 from solver.games.tunhell.cards import (
     BY_NAME,
     NO_CARD,
@@ -11,7 +12,13 @@ from solver.games.tunhell.cards import (
     mask_of,
     name,
 )
-from solver.games.tunhell.infoset import InfoSet, _expect, check_info
+from solver.games.tunhell.infoset import (
+    MAX_TURN,
+    InfoSet,
+    _expect,
+    check_info,
+    check_reachable,
+)
 from solver.games.tunhell.rules import (
     HAND_LIMIT,
     INFO,
@@ -108,25 +115,27 @@ def to_json(info: InfoSet) -> str:
     return json.dumps(doc)
 
 
-def from_json(text: str) -> InfoSet:
-    """Read a view written by :func:`to_json`; a bad one raises InputError naming the field."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(f"tunhell position is not valid JSON: {err}") from None
+def from_json(text: str | bytes) -> InfoSet:
+    """Read a view written by :func:`to_json` (text, or UTF-8 bytes); a bad one raises
+    InputError naming the field. Everything the engine will hold is checked here first
+    (:func:`check_info`): types, the ranges its packed state takes, card conservation, what the
+    rules can reach, and that the seat to move has an action."""
+    doc = load_document(text, "tunhell")
     r = _Reader()
     r.fields(doc, "position", ("game", "rules_version", "rules", "seat", "to_move", "turn",
                                "passes", "phase", "pending", "hand", "seats", "center",
                                "dwarf_pile", "dwarf_discard", "mine_discard", "box", "mines",
                                "door", "trophies", "dig"))
-    _expect(doc["game"] == INFO.name, "game", f"must be {INFO.name!r}, got {doc['game']!r}")
-    _expect(doc["rules_version"] == INFO.rules_version, "rules_version",
-            f"must be {INFO.rules_version}, got {doc['rules_version']!r}")
+    _expect(doc["game"] == INFO.name, "game",
+            f"must be {INFO.name!r}, got {_shown(doc['game'])}")
+    _expect(type(doc["rules_version"]) is int and doc["rules_version"] == INFO.rules_version,
+            "rules_version", f"must be {INFO.rules_version}, got {_shown(doc['rules_version'])}")
     r.fields(doc["rules"], "rules", ("players", "intro"))
     rules = Rules(r.int(doc["rules"]["players"], "rules.players", 2, 4),
                   r.bool(doc["rules"]["intro"], "rules.intro"))
     n = rules.players
-    _expect(doc["phase"] in _PHASES, "phase", f"must be one of {', '.join(_PHASES)}")
+    _expect(isinstance(doc["phase"], str) and doc["phase"] in _PHASES, "phase",
+            f"must be one of {', '.join(_PHASES)}, got {_shown(doc['phase'])}")
     seats = r.list(doc["seats"], "seats", n)
     for o, seat in enumerate(seats):
         r.fields(seat, f"seats[{o}]", ("known", "hidden", "never", "warriors", "loot"))
@@ -155,7 +164,7 @@ def from_json(text: str) -> InfoSet:
     info = InfoSet(
         rules=rules, seat=r.int(doc["seat"], "seat", 0, n - 1),
         to_move=r.int(doc["to_move"], "to_move", 0, n - 1), phase=_PHASES[doc["phase"]],
-        turn=r.int(doc["turn"], "turn", 0), passes=r.int(doc["passes"], "passes", 0, n),
+        turn=r.int(doc["turn"], "turn", 0, MAX_TURN), passes=r.int(doc["passes"], "passes", 0, n),
         pending=r.card_or_none(doc["pending"], "pending"), own_hand=r.cards(doc["hand"], "hand"),
         hand_seen=tuple(r.cards(s["known"], f"seats[{o}].known") for o, s in enumerate(seats)),
         hidden=tuple(r.int(s["hidden"], f"seats[{o}].hidden", 0, HAND_LIMIT)
@@ -165,7 +174,7 @@ def from_json(text: str) -> InfoSet:
         center=r.cards(doc["center"], "center"),
         pile_size=r.int(pile["size"], "dwarf_pile.size", 0, 44),
         pile_top=r.card_or_none(pile["top"], "dwarf_pile.top"),
-        shuffles=r.int(pile["shuffles"], "dwarf_pile.shuffles", 0),
+        shuffles=r.int(pile["shuffles"], "dwarf_pile.shuffles", 0, MAX_TURN),
         pile_below=None if pile["below_top"] is None else
         r.cards(pile["below_top"], "dwarf_pile.below_top"),
         dwarf_discard=r.cards(doc["dwarf_discard"], "dwarf_discard"),
@@ -188,6 +197,7 @@ def from_json(text: str) -> InfoSet:
         boosts=() if dig is None else r.cards(dig["bonuses"], "dig.bonuses"),
         dig_left=0 if dig is None else r.int(dig["left"], "dig.left", 0, 99))
     check_info(info)
+    check_reachable(info)
     return info
 
 
@@ -199,17 +209,17 @@ class _Reader:
         missing = [f for f in names if f not in obj]
         extra = [f for f in obj if f not in names]
         _expect(not missing, where, f"missing field(s) {', '.join(missing)}")
-        _expect(not extra, where, f"unknown field(s) {', '.join(extra)}")
+        _expect(not extra, where, f"unknown field(s) {_shown(', '.join(extra), 60)}")
 
     def int(self, value, where: str, low: int, high: int | None = None) -> int:
         _expect(isinstance(value, int) and not isinstance(value, bool), where,
-                f"must be a whole number, got {value!r}")
+                f"must be a whole number, got {_shown(value)}")
         _expect(value >= low and (high is None or value <= high), where,
-                f"must be {low}..{'' if high is None else high}, got {value}")
+                f"must be {low}..{'' if high is None else high}, got {_shown(value)}")
         return value
 
     def bool(self, value, where: str) -> bool:
-        _expect(isinstance(value, bool), where, f"must be true or false, got {value!r}")
+        _expect(isinstance(value, bool), where, f"must be true or false, got {_shown(value)}")
         return value
 
     def list(self, value, where: str, length: int | None = None) -> list:
@@ -219,7 +229,8 @@ class _Reader:
         return value
 
     def card(self, value, where: str) -> int:
-        _expect(isinstance(value, str) and value in BY_NAME, where, f"unknown card {value!r}")
+        _expect(isinstance(value, str) and value in BY_NAME, where,
+                f"unknown card {_shown(value)}")
         return BY_NAME[value]
 
     def card_or_none(self, value, where: str) -> int:

@@ -12,8 +12,14 @@ from solver.errors import InputError
 from solver.games.tunhell.cards import (
     ALL_KINDS_MASK,
     BACK_DOOR,
+    BEER,
     CARDS,
+    DIGGER_MASK,
+    DIRT,
+    NAWAK,
     NO_CARD,
+    PICKAXE,
+    RAT,
     Deck,
     Role,
     game_cards,
@@ -22,6 +28,7 @@ from solver.games.tunhell.cards import (
 )
 from solver.games.tunhell.rules import (
     CENTER_SIZE,
+    END_SET_ASIDE,
     HAND_LIMIT,
     MINES,
     NO_MINE,
@@ -33,7 +40,14 @@ from solver.games.tunhell.rules import (
     _drawn_from,
     _hidden_count,
     all_cards,
+    dig_capacity,
+    enemy_value,
+    legal_actions,
 )
+
+# The engine keeps ``turn`` and ``shuffles`` in int32 and adds one per action; a search plays at
+# most about 10^5 actions from a position, so views are refused well before 2^31 - 1.
+MAX_TURN = 2 ** 30
 
 # --- information sets ----------------------------------------------------------------------------
 
@@ -205,8 +219,13 @@ def _deal_by_counts(pool: list[int], groups: list[tuple[int, int]], rng: random.
 def sample_state(info: InfoSet, rng: random.Random) -> State:
     """A full state drawn uniformly among those consistent with ``info`` (see decision 22), with a
     fresh chance generator."""
+    check_info(info)
+    return _deal_state(info, rng)
+
+
+def _deal_state(info: InfoSet, rng: random.Random) -> State:
+    """:func:`sample_state` without the checks (``check_info`` calls it on a checked view)."""
     i, n = info, info.rules.players
-    check_info(i)
     pools = unseen_pools(i)
     below_unknown = i.pile_below is None and i.pile_size > 0
     groups = [(0 if o == i.seat else i.hidden[o], ALL_KINDS_MASK & ~i.hand_never[o])
@@ -275,7 +294,9 @@ def max_mine_size(rules: Rules) -> int:
 
 
 def check_info(info: InfoSet) -> None:
-    """Raise InputError, naming the JSON field, if ``info`` is not a position the game can hold."""
+    """Raise InputError, naming the JSON field, if ``info`` is not a position the game can hold:
+    fields in range, every card once, hands and places that add up. (What the rules can reach
+    from a real deal is :func:`check_reachable`'s business.)"""
     i, n = info, info.rules.players
     seats = range(n)
     _expect(i.seat in seats, "seat", f"must be 0..{n - 1}")
@@ -372,7 +393,9 @@ _PENDING_ROLE = {Phase.FIGHT: Role.ENEMY, Phase.GOLDEN_HEART: Role.GOLDEN_HEART,
 def _check_turn(i: InfoSet) -> None:
     n = i.rules.players
     digging = i.phase in _PENDING_ROLE
-    _expect(i.turn >= 0 and i.passes >= 0, "turn", "turn and passes must not be negative")
+    _expect(0 <= i.turn <= MAX_TURN, "turn", f"must be 0..{MAX_TURN}")
+    _expect(0 <= i.shuffles <= MAX_TURN, "dwarf_pile.shuffles", f"must be 0..{MAX_TURN}")
+    _expect(i.passes >= 0, "passes", "must not be negative")
     _expect(digging or i.digger == NO_CARD, "dig",
             f"no dig is in progress in phase {i.phase.name.lower()}")
     if i.digger != NO_CARD or digging:
@@ -382,6 +405,8 @@ def _check_turn(i: InfoSet) -> None:
         _expect(all(CARDS[k].role == Role.BONUS for k in i.boosts), "dig.bonuses",
                 "Bonuses only")
         _expect(i.dig_left >= 0, "dig.left", "must not be negative")
+        _expect(i.boosts.count(BEER) <= 2 and i.boosts.count(NAWAK) <= 1
+                and i.boosts.count(PICKAXE) <= 1, "dig.bonuses", "more Bonuses than the game has")
     else:
         _expect(not i.boosts and i.dig_left == 0 and i.dig_mine == NO_MINE, "dig",
                 "no dig without a Digger")
@@ -403,3 +428,85 @@ def _check_turn(i: InfoSet) -> None:
         _expect(holder in range(-1, n), f"trophies.{trophy}", f"must be 0..{n - 1} or null")
         _expect(holder == NOBODY or not i.rules.intro, f"trophies.{trophy}",
                 "no trophies in the introductory game")
+
+
+# --- what the rules can reach ---------------------------------------------------------------------
+
+def check_reachable(info: InfoSet) -> None:
+    """Raise InputError, naming the JSON field, if a consistent view (:func:`check_info`) claims
+    what no game reaches from a real deal: a box of the wrong size, a trophy with the wrong
+    holder, passes that would have ended the game, a dig with more draws left than its Digger
+    ever had, or a seat to move with no legal action (the engine then has nothing to search).
+    The JSON reader calls it; hand-built test tables need not pass it."""
+    i, n = info, info.rules.players
+    boxed = SET_ASIDE[i.rules.intro] + (0 if i.rules.intro else END_SET_ASIDE)
+    _expect(i.box_size == boxed, "box", f"setup puts {boxed} cards in the box, got {i.box_size}")
+    _expect(i.passes < n or i.phase == Phase.OVER, "passes",
+            f"{i.passes} passes in a row by {n} players: the game is over")
+    _expect(i.passes == 0 or i.phase in (Phase.TURN, Phase.OVER), "passes",
+            f"a pass ends the turn, so phase {i.phase.name.lower()} follows no pass")
+    if i.digger != NO_CARD:
+        most = dig_capacity(i.digger, i.boosts) - 1      # the card being resolved was drawn
+        _expect(i.dig_left <= most, "dig.left",
+                f"{name(i.digger)} with {len(i.boosts)} Bonus(es) has at most {most} draws left "
+                f"after the card being resolved, got {i.dig_left}")
+    _check_trophies(i)
+    _check_mover_can_act(i)
+
+
+def _check_trophies(i: InfoSet) -> None:
+    """Loot is never lost, so a trophy is held exactly when someone has its card, by a seat with
+    the most of them (a tie goes to the later, so the holder has at least as many as anyone)."""
+    if i.rules.intro:
+        return
+    for trophy, holder, card in (("employee_of_the_month", i.employee, DIRT),
+                                 ("exterminator", i.exterminator, RAT)):
+        counts = [loot.count(card) for loot in i.loot]
+        what = name(card)
+        if max(counts) == 0:
+            _expect(holder == NOBODY, f"trophies.{trophy}",
+                    f"nobody has a {what} card in his loot, so nobody holds the trophy")
+        else:
+            _expect(holder != NOBODY, f"trophies.{trophy}",
+                    f"the first seat to loot a {what} card took the trophy: it cannot be null")
+            _expect(counts[holder] == max(counts), f"trophies.{trophy}",
+                    f"seat {holder} has {counts[holder]} {what} card(s), another seat "
+                    f"{max(counts)}: the trophy would have passed")
+
+
+def _check_mover_can_act(i: InfoSet) -> None:
+    """The rules never leave the seat to move without an action: a fight is entered only when the
+    enemy can be beaten, the Golden Heart only with a Digger in hand, a play-now card only when it
+    can go somewhere. Checked with the reference on a consistent state, where that answer is the
+    same in every such state (all of it public, or the mover is the viewer)."""
+    if i.phase == Phase.OVER:
+        return
+    if i.phase == Phase.GOLDEN_HEART and i.to_move != i.seat:
+        _expect(_may_hold_digger(i, i.to_move), "phase",
+                f"golden-heart needs a Digger in seat {i.to_move}'s hand, and it can hold none")
+        return
+    state = _deal_state(i, random.Random(0))
+    if i.phase == Phase.FIGHT:
+        _expect(enemy_value(state, i.pending) > 0, "pending",
+                f"{name(i.pending)} is beaten without a fight here (Dwouarf)")
+    if not legal_actions(state):
+        why = {Phase.FIGHT: f"the Warriors and Digger at mine {i.dig_mine} cannot beat "
+                            f"{name(i.pending)} (an unbeatable enemy goes back face down)",
+               Phase.GOLDEN_HEART: "the mover has no Digger in hand to carry the golden heart",
+               Phase.PLAY_NOW: f"{name(i.pending)} can be played nowhere (it is only recruited "
+                               "when it can)",
+               Phase.BACK_DOOR: "no mine is left to place the back door facing"}
+        _expect(False, "phase", f"{i.phase.name.lower().replace('_', '-')}: "
+                f"{why.get(i.phase, 'the seat to move has no legal action')}")
+
+
+def _may_hold_digger(i: InfoSet, seat: int) -> bool:
+    if any(i.hand_seen[seat].count(k) for k in _kinds_of(DIGGER_MASK)):
+        return True
+    unseen = unseen_pools(i)[Deck.DWARF]
+    allowed = DIGGER_MASK & ~i.hand_never[seat]
+    return i.hidden[seat] > 0 and any(allowed >> k & 1 for k in unseen)
+
+
+def _kinds_of(mask: int) -> list[int]:
+    return [k for k in range(mask.bit_length()) if mask >> k & 1]
