@@ -121,7 +121,8 @@ STOP_AT = 9  # the subprocess stops half-way through this level, waiting to be k
 
 BUILDER = textwrap.dedent("""
     import sys, time
-    from tables import api
+    from tables import api, levels
+    levels.PERSIST_MIN = 1  # every piece to its file: level 9 is small
     def progress(p):
         if p.level == {stop} and p.stage == "build" and 0 < p.done < p.total:
             print("MIDDLE", flush=True)
