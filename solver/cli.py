@@ -256,7 +256,8 @@ def _tables_build(args) -> str:
                built=report.built, loaded=report.loaded, positions=report.positions,
                resumed_positions=report.resumed, seconds=round(report.seconds, 3),
                positions_per_second=round(report.rate), threads=report.workers,
-               memory_mb=report.memory_mb, peak_resident_mb=round(report.peak_resident_mb, 1))
+               memory_mb=report.memory_mb, peak_resident_mb=round(report.peak_resident_mb, 1),
+               base_resident_mb=round(report.base_resident_mb, 1), page_drops=report.page_drops)
     if args.json:
         return json.dumps(out)
     resumed = f", {report.resumed:,} resumed from pieces" if report.resumed else ""

@@ -238,12 +238,13 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
 
 
 @parallel_kernel(types.void(*_RANGE_ARGS, types.uint64, types.int8[::1], types.int64[::1],
-                            types.int8[::1]))
+                            types.int8[::1], types.int64))
 def compute_range_parallel(m, level, begin, end, rectangles, first, words, ranks, config, data,
-                           offsets, out):
-    """``compute_range`` as equal slices on every thread (small ranges in this thread)."""
+                           offsets, out, serial_limit):
+    """``compute_range`` as equal slices on every thread (ranges up to ``serial_limit``
+    positions in this thread)."""
     total = end - begin
-    if total <= _SERIAL_LIMIT:
+    if total <= serial_limit:
         compute_range(m, level, begin, end, rectangles, first, words, ranks, config, data,
                       offsets, out)
         return
@@ -272,8 +273,10 @@ def scatter_range(m, level, begin, end, rectangles, first, words, ranks, values,
 
 
 def compute(part: Bucket, begin: int, end: int, capture_empty: bool, data: np.ndarray,
-            offsets: np.ndarray) -> np.ndarray:
-    """int8[end - begin]: the values of positions begin..end-1 of the bucket (all threads)."""
+            offsets: np.ndarray, serial_limit: int = _SERIAL_LIMIT) -> np.ndarray:
+    """int8[end - begin]: the values of positions begin..end-1 of the bucket (all threads;
+    ranges up to ``serial_limit`` positions in this thread: waking the pool costs more than it
+    saves, and far more when other processes share the cores)."""
     check_layout(part.pits, part.level, data, offsets)
     if not 0 <= begin <= end <= part.size:
         raise ValueError(f"positions {begin}..{end} are not in a bucket of {part.size}")
@@ -283,7 +286,7 @@ def compute(part: Bucket, begin: int, end: int, capture_empty: bool, data: np.nd
     try:
         compute_range_parallel(part.pits, part.level, begin, end, part.rectangles, part.first,
                                halves.words, halves.ranks, config_word(capture_empty, part.pits),
-                               data, offsets, out)
+                               data, offsets, out, serial_limit)
     finally:
         numba.set_parallel_chunksize(previous_chunk)
     return out

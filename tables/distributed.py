@@ -122,7 +122,7 @@ class DaskExecutor:
     def piece_size(self, bucket_size: int) -> int:
         return piece_size(bucket_size, self.workers)
 
-    def run(self, directory: Path, family: Family, part, ranges, mapping):
+    def run(self, directory: Path, family: Family, part, ranges, mapping, budget=None):
         from distributed import as_completed
         if not ranges:
             return

@@ -90,6 +90,8 @@ class BuildReport:
     workers: int = 0
     memory_mb: int = 0                                   # the resident-memory budget
     peak_resident_mb: float = 0.0                        # the highest resident memory seen
+    base_resident_mb: float = 0.0                        # resident memory when the build began
+    page_drops: int = 0                                  # times the budget dropped mapped pages
 
     @property
     def rate(self) -> float:
@@ -217,14 +219,25 @@ class LocalExecutor:
         return self.piece
 
     def run(self, directory: Path, family: Family, part: builder.Bucket,
-            ranges: list[tuple[int, int]], mapping: MappedLevels
+            ranges: list[tuple[int, int]], mapping: MappedLevels, budget: MemoryBudget
             ) -> Iterator[tuple[int, np.ndarray]]:
+        step = budget.positions_between_checks()
         for begin, end in ranges:
-            values = builder.compute(part, begin, end, family.capture_empty, mapping.data,
-                                     mapping.offsets)
+            # Step by step, the budget checked in between: the children of even a few
+            # thousand positions are spread over every page of the levels below.
+            values = np.concatenate([
+                _checked(budget, mapping, builder.compute(
+                    part, lo, hi, family.capture_empty, mapping.data, mapping.offsets,
+                    serial_limit=min(step // 2, 1 << 16)))
+                for lo, hi in split(begin, end, step)] or [np.empty(0, np.int8)])
             if len(values) >= self.persist:
                 write_piece(directory, part.level, family, part.distance, begin, values)
             yield begin, values
+
+
+def _checked(budget: MemoryBudget, mapping: MappedLevels, values: np.ndarray) -> np.ndarray:
+    budget.check(mapping)
+    return values
 
 
 # --- the loop ------------------------------------------------------------------------------------
@@ -255,6 +268,8 @@ def build_levels(max_level: int, directory: Path, family: Family, executor,
         meter.report(level, "write", size, size)
     report.seconds = time.perf_counter() - meter.begin
     report.peak_resident_mb = budget.peak / 2**20
+    report.base_resident_mb = (budget.base or 0) / 2**20
+    report.page_drops = budget.drops
     return report
 
 
@@ -283,7 +298,7 @@ def _build_level(directory, family, level, executor, meter, budget, report) -> N
         report.resumed += resumed
         done += resumed
         ranges = [r for lo, hi in gaps for r in split(lo, hi, executor.piece_size(part.size))]
-        for begin, values in executor.run(directory, family, part, ranges, mapping):
+        for begin, values in executor.run(directory, family, part, ranges, mapping, budget):
             builder.scatter(part, begin, values, current)
             done += len(values)
             report.positions += len(values)

@@ -38,6 +38,7 @@ _MAP_FAILED = ctypes.c_void_p(-1).value
 _MAP_NORESERVE = 0x4000
 _MAP_FIXED = 0x10
 _MS_SYNC = 4
+_MADV_RANDOM = 1
 PAGE = mmap.PAGESIZE
 
 
@@ -76,6 +77,10 @@ class MappedLevels:
                 shared = mmap.MAP_SHARED if writable else mmap.MAP_PRIVATE
                 got = _libc.mmap(base + int(place), size, prot, shared | _MAP_FIXED, descriptor, 0)
                 _check(got, f"mapping {Path(path).name}")
+                # Probes land anywhere in a level: no read-ahead and no fault-around (which
+                # maps 16 neighbouring pages per fault and so fills the budget 16 times faster).
+                _check(_libc.madvise(base + int(place), _round_up(size), _MADV_RANDOM),
+                       "madvise")
             finally:
                 os.close(descriptor)
             if writable:
@@ -134,20 +139,32 @@ def default_budget_mb() -> int:
 
 
 class MemoryBudget:
-    """Keeps this process's resident memory near ``megabytes``: ``check(mapping)`` between
-    pieces of work drops the mapping's pages once the process is over the budget. The budget
-    bounds the mapped tables; the process's own arrays (half tables, one piece's values, the
-    interpreter and its compiled code: about 150 MB) are on top of it and are never dropped."""
+    """Keeps the growth of this process's resident memory near ``megabytes``: ``check(mapping)``
+    between pieces of work drops the mapping's pages once the process has grown by more than
+    the budget since its first check. So the budget bounds what the mapped tables hold; the
+    process's own memory when the build starts (the interpreter, numpy, the compiled kernels:
+    150-300 MB) and the small arrays of one piece are on top of it."""
 
     def __init__(self, megabytes: int | None = None):
         self.megabytes = default_budget_mb() if megabytes is None else int(megabytes)
-        self.limit = self.megabytes << 20
+        self.base: int | None = None
         self.drops = 0
         self.peak = 0
 
+    # A position reads about six children, each on a page of its own (their indices are far
+    # apart): so many positions between two checks touch at most the budget's pages.
+    PAGES_PER_POSITION = 6
+    MAX_STEP = 1 << 22
+
+    def positions_between_checks(self) -> int:
+        pages = (self.megabytes << 20) // PAGE
+        return max(4096, min(self.MAX_STEP, pages // self.PAGES_PER_POSITION))
+
     def check(self, mapping: MappedLevels) -> None:
         now = resident_bytes()
+        if self.base is None:
+            self.base = now
         self.peak = max(self.peak, now)
-        if now > self.limit:
+        if now - self.base > self.megabytes << 20:
             mapping.drop_pages()
             self.drops += 1
