@@ -85,15 +85,18 @@ class MappedLevels:
                 os.close(descriptor)
             if writable:
                 self._writable.append((base + int(place), _round_up(size)))
-        self.data = self._array(base, self.length)
         starts = [int(place) + offset for (_, offset, _), place in zip(files, places)]
         self.starts = [0] + starts
         self.pits = pits
         self.top = len(files)
         self.offsets = np.array([pits, self.top] + starts, np.int64)
 
-    def _array(self, address: int, length: int) -> np.ndarray:
-        buffer = (ctypes.c_int8 * length).from_address(address)
+    @property
+    def data(self) -> np.ndarray:
+        """int8 over the whole mapping. Made afresh at each call and never kept here: an array
+        keeps the mapping alive, and the mapping keeping an array would be a cycle, unmapped
+        only when the garbage collector ran (meanwhile its pages would count as resident)."""
+        buffer = (ctypes.c_int8 * self.length).from_address(self.base)
         buffer._owner = self  # the mapping stays while an array over it exists
         return np.frombuffer(buffer, np.int8)
 
