@@ -5,6 +5,9 @@
     /usr/bin/time -v python -m benches.bench_tables --max-stones 24 --dir /tmp/tables24 \
         --memory-mb 256                                  # peak RSS against the table size
     python -m benches.bench_tables --entry-size --dir /tmp/tables24      # int8 or more compact?
+    python -m benches.bench_tables --cluster-spread 8 --max-stones 14 --dir /tmp/spread
+        # a LocalCluster of 8 one-thread workers: tasks per worker and task sizes per level
+    python -m benches.bench_tables --plan 32 --max-stones 28   # tasks per bucket for 32 workers
 
 Rates are positions per second; ``per_thread`` divides by the Numba threads used. Compile time
 is excluded (kernels are compiled with explicit signatures at import, or loaded from the cache).
@@ -166,23 +169,78 @@ def entry_size(directory: str, probes: int = 2_000_000) -> None:
               f"{zstd_us:>10.2f}", flush=True)
 
 
+# --- the Dask split ------------------------------------------------------------------------------
+
+def cluster_spread(workers: int, max_stones: int, directory: str) -> None:
+    """Build on a LocalCluster of ``workers`` one-thread worker processes and print, for each
+    level, the tasks, their sizes and how many each worker ran."""
+    from collections import Counter
+
+    import distributed
+
+    from tables import distributed as table_cluster
+    from tables.levels import build_levels
+    from tables.mapping import MemoryBudget
+    from pathlib import Path
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            table_cluster.DaskExecutor(cluster.scheduler_address, 1) as executor:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        began = time.perf_counter()
+        build_levels(max_stones, Path(directory), Family(6, True, 1), executor, MemoryBudget())
+        seconds = time.perf_counter() - began
+    print(f"{workers} workers, levels 1..{max_stones} in {seconds:.1f} s")
+    print(f"{'level':>5} {'tasks':>6} {'min':>8} {'median':>8} {'max':>8} {'workers':>7} "
+          f"{'tasks per worker (min..max)':>28}")
+    for level in range(1, max_stones + 1):
+        tasks = [t for t in executor.tasks if t[0] == level]
+        if not tasks:
+            continue
+        sizes = sorted(end - begin for _, _, begin, end, _ in tasks)
+        spread = Counter(worker for *_, worker in tasks)
+        print(f"{level:>5} {len(tasks):>6} {sizes[0]:>8} {sizes[len(sizes) // 2]:>8} "
+              f"{sizes[-1]:>8} {len(spread):>7} "
+              f"{min(spread.values()):>13}..{max(spread.values())}")
+
+
+def show_plan(workers: int, level: int) -> None:
+    from tables import distributed as table_cluster
+    rows = table_cluster.plan(6, level, workers)
+    total = sum(r["positions"] for r in rows)
+    busy = sum(r["positions"] for r in rows if r["tasks"] >= workers)
+    print(f"level {level}: {total:,} positions, {len(rows)} buckets, "
+          f"{sum(r['tasks'] for r in rows):,} tasks for {workers} workers; "
+          f"{busy / total:.1%} of the positions in buckets of >= {workers} tasks; "
+          f"largest task {max(r['largest'] for r in rows):,} positions")
+
+
 # --- the long builds, as a script ----------------------------------------------------------------
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description="Build the tables to files, printing progress "
                                      "and the final rate (tables.api.build).")
     parser.add_argument("--max-stones", type=int)
-    parser.add_argument("--dir", required=True)
+    parser.add_argument("--dir")
     parser.add_argument("--pits", type=int, default=6)
     parser.add_argument("--memory-mb", type=int)
     parser.add_argument("--entry-size", action="store_true",
                         help="measure more compact entries on the levels in --dir instead")
+    parser.add_argument("--cluster-spread", type=int, metavar="WORKERS",
+                        help="build on a LocalCluster of WORKERS processes, print the tasks")
+    parser.add_argument("--plan", type=int, metavar="WORKERS",
+                        help="print the task plan of level --max-stones for WORKERS workers")
     parser.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
     parser.add_argument("--workers", type=int)
     parser.add_argument("--scheduler")
     args = parser.parse_args(argv)
     if args.entry_size:
         entry_size(args.dir)
+        return
+    if args.cluster_spread:
+        cluster_spread(args.cluster_spread, args.max_stones, args.dir)
+        return
+    if args.plan:
+        show_plan(args.plan, args.max_stones)
         return
     shown = [0.0]
 

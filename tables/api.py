@@ -36,6 +36,8 @@ from tables.mapping import MappedLevels, MemoryBudget
 __all__ = ["Family", "BuildProgress", "BuildReport", "TableError", "build", "info", "verify",
            "probe", "load_for_search", "default_directory"]
 
+DEFAULT_FAMILY = Family()  # Kalah(6, n), captures from empty pits, rules_version 1 (frozen)
+
 # --- where tables live ---------------------------------------------------------------------------
 
 
@@ -100,7 +102,7 @@ def _whole(value, name: str, low: int, high: int | None = None) -> int:
     return int(value)
 
 
-def build(max_stones: int, directory=None, family: Family = Family(), workers: int | None = None,
+def build(max_stones: int, directory=None, family: Family = DEFAULT_FAMILY, workers: int | None = None,
           scheduler: str | None = None, progress=None, memory_mb: int | None = None
           ) -> BuildReport:
     """Build every level 1..max_stones of ``family`` into ``directory`` (default:
@@ -348,7 +350,7 @@ class ProbeAnswer:
     moves: dict[int, int] | None
 
 
-def probe(counts, directory=None, family: Family = Family()) -> ProbeAnswer:
+def probe(counts, directory=None, family: Family = DEFAULT_FAMILY) -> ProbeAnswer:
     """Look up the position of 2m pit counts (the mover's m in sowing order, then the other's)
     in the tables of ``directory``; each level file used is checked first (header and size;
     ``verify`` checks the bodies)."""
@@ -418,7 +420,7 @@ class SearchTables:
     pits: int = 6
 
 
-def load_for_search(directory=None, family: Family = Family(),
+def load_for_search(directory=None, family: Family = DEFAULT_FAMILY,
                     max_level: int | None = None) -> SearchTables:
     """Every consecutive level 1..L of ``family`` present (up to ``max_level``), each checked
     (header and size), memory-mapped: nothing is read until probed, and the kernel drops the
