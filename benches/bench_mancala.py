@@ -5,10 +5,12 @@
 Each benchmark stores its work count in ``extra_info`` so rates (leaves/s, nodes/s) can be
 read from the JSON; compile time is excluded (a warm-up call runs before timing).
 """
+from dataclasses import replace
+
 import pytest
 
-from solver.games.mancala import api as mancala
 from solver.bench import mancala_positions
+from solver.games.mancala import api as mancala
 from solver.search.alphabeta import AlphaBeta
 
 POSITIONS = [(p["name"], p["position"], p["capture_empty"]) for p in mancala_positions()]
@@ -17,8 +19,8 @@ IDS = [name for name, _, _ in POSITIONS]
 
 @pytest.mark.parametrize("name,text,capture_empty", POSITIONS, ids=IDS)
 def test_perft_depth_9(benchmark, name, text, capture_empty):
-    pos = mancala.parse_position(text)
-    mancala.perft(pos, 2, capture_empty)  # compile / load outside the timing
+    pos = mancala.from_text(text)
+    mancala.perft(replace(pos, capture_empty=capture_empty), 2)  # compile / load outside the timing
     leaves = benchmark(mancala.perft, pos, 9, capture_empty)
     benchmark.extra_info["leaves"] = leaves
     benchmark.extra_info["leaves_per_second"] = leaves / benchmark.stats.stats.median
@@ -28,7 +30,7 @@ def test_perft_depth_9(benchmark, name, text, capture_empty):
 def test_alphabeta_depth_16(benchmark, name, text, capture_empty):
     """Iterative deepening to 16 sowings with a fresh 64 MB table (its pages touched before the
     clock starts); nodes per second of the whole search, driver included."""
-    state = mancala.to_packed(mancala.parse_position(text), capture_empty)
+    state = mancala.to_packed(replace(mancala.from_text(text), capture_empty=capture_empty))
     engines = []
 
     def fresh_engine():

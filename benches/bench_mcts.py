@@ -13,10 +13,10 @@ import pytest
 from numba import types
 
 from kernels import mancala_playout as playout
-from kernels.mancala import STATE
 from kernels._jit import kernel
-from solver.games.mancala import api as mancala
+from kernels.mancala import STATE
 from solver.bench import mancala_positions
+from solver.games.mancala import api as mancala
 from solver.games.mancala.mcts import mcts_game, mcts_state
 from solver.search import mcts
 
@@ -26,7 +26,7 @@ SIMULATIONS = 300_000
 
 
 def start_state():
-    return mcts_state(mancala.parse_position(START))
+    return mcts_state(mancala.from_text(START))
 
 
 @kernel(types.uint64(STATE, types.uint64, types.float64[::1]))

@@ -38,13 +38,14 @@ import shlex
 import statistics
 import sys
 import time
+from dataclasses import replace
 from importlib import metadata
 
 import numpy as np
 
 from kernels import mancala_playout as playout
-from solver.games.mancala import api as mancala
 from solver.games import mancala as reference
+from solver.games.mancala import api as mancala
 from solver.games.mancala.mcts import DEFAULT_C, mcts_best_move, mcts_state
 
 RULES = reference.Rules(6, 4, capture_empty=False)
@@ -113,7 +114,7 @@ def openspiel_perft(state, depth: int) -> int:
 
 def our_playouts(playouts: int, seed: int) -> tuple[int, float]:
     """(plies, seconds) of ``playouts`` random playouts from the start."""
-    state = mcts_state(reference.start(RULES), RULES.capture_empty)
+    state = mcts_state(replace(reference.new_game(RULES), capture_empty=RULES.capture_empty))
     (plies, _), seconds = timed(playout.playout_stats, state, playouts, np.uint64(seed))
     return int(plies), seconds
 
@@ -163,7 +164,7 @@ def main(argv=None) -> int:
     # Step 1. Perft agreement.
     perft_rows = []
     for depth in PERFT_DEPTHS:
-        ours = mancala.perft(reference.start(RULES), depth, capture_empty=False)
+        ours = mancala.perft(replace(reference.new_game(RULES), capture_empty=False), depth)
         theirs = openspiel_perft(game.new_initial_state(), depth)
         perft_rows.append((depth, ours, theirs))
     perft_ok = all(ours == theirs for _, ours, theirs in perft_rows)

@@ -9,6 +9,7 @@ page faults here). With ``--node-limit`` a solve that does not finish reports th
 the value it proved (the Kalah(6,5) stretch goal)."""
 import argparse
 import time
+from dataclasses import replace
 
 from solver.games.mancala import api as mancala
 from solver.search.alphabeta import AlphaBeta
@@ -23,7 +24,7 @@ def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, t
                                                                  max_stones=table_stones)
     engine = AlphaBeta(mancala.kernel_game(with_tables=endgame is not None), table_mb, endgame)
     engine.tt[:] = 0
-    state = mancala.to_packed(mancala.start(rules), capture_empty)
+    state = mancala.to_packed(replace(mancala.new_game(rules), capture_empty=capture_empty))
     start = time.perf_counter()
     if node_limit is None:
         found = engine.solve(state)

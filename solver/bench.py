@@ -1,8 +1,9 @@
 """`solver bench`: fixed searches on fixed positions, a profile of search speed.
 
-Each game registers benchmark *searches*: a name, and a function that runs one search of a
-position from the versioned lists in ``benches/positions/`` at fixed settings and returns the
-nodes it visited. At one thread the total node count is deterministic: a signature of the
+Each game of the registry offers benchmark *searches* (its command bridge's ``bench_searches``):
+a name, and a function that runs one search of a position from the game's versioned list in
+``solver/data/positions/`` (package data, so an installed wheel runs it) at fixed settings and
+returns the nodes it visited. At one thread the total node count is deterministic: a signature of the
 search's behaviour (as Stockfish's ``bench``), so a change that alters it changed the search.
 Compile (or cache-load) time is measured apart, by a warm-up search before the clock starts.
 """
@@ -15,8 +16,8 @@ from typing import Callable
 
 from solver.errors import InputError
 
-POSITIONS_DIR = Path(__file__).resolve().parents[1] / "benches" / "positions"
-BENCH_VERSION = 1
+POSITIONS_DIR = Path(__file__).resolve().parent / "data" / "positions"
+BENCH_VERSION = 2
 
 
 @dataclass
@@ -58,7 +59,9 @@ class BenchReport:
 
     def table(self) -> str:
         width = max([len(r.position) for r in self.rows] + [8])
-        lines = [f"{'game':<8} {'search':<12} {'position':<{width}} {'nodes':>13} "
+        versions = ", ".join(f"{g} {v}" for g, v in self.settings.get("rules_versions",
+                                                                           {}).items())
+        lines = [f"rules_version: {versions}", "", f"{'game':<8} {'search':<12} {'position':<{width}} {'nodes':>13} "
                  f"{'nodes/s':>12} {'seconds':>9}"]
         for r in self.rows:
             lines.append(f"{r.game:<8} {r.search:<12} {r.position:<{width}} {r.nodes:>13,} "
@@ -89,11 +92,8 @@ class BenchSearch:
 
 
 def mancala_positions() -> list[dict]:
-    """benches/positions/mancala.txt: [{name, position, capture_empty}] in file order."""
-    path = POSITIONS_DIR / "mancala.txt"
-    if not path.exists():
-        raise InputError(f"benchmark positions not found at {path} (install the package from "
-                         f"its source tree: pip install -e .)")
+    """solver/data/positions/mancala.txt: [{name, position, capture_empty}] in file order."""
+    path = _positions_file("mancala.txt")
     rows = []
     for line in path.read_text().splitlines():
         if line.strip() and not line.startswith("#"):
@@ -102,124 +102,51 @@ def mancala_positions() -> list[dict]:
     return rows
 
 
-def _mancala_alphabeta(entry: dict, depth: int | None, threads: int) -> int:
-    from solver.games.mancala import api as mancala
-    from solver.search.alphabeta import AlphaBeta
-    engine = AlphaBeta(mancala.kernel_game(), 64)
-    engine.tt[:] = 0  # page the table in before the clock starts
-    state = mancala.to_packed(mancala.parse_position(entry["position"]), entry["capture_empty"])
-    start = time.perf_counter()
-    found = engine.iterate(state, max_depth=depth or 20)
-    entry["_seconds"] = time.perf_counter() - start
-    return found.nodes
-
-
-def _mancala_perft(entry: dict, depth: int | None, threads: int) -> int:
-    from solver.games.mancala import api as mancala
-    pos = mancala.parse_position(entry["position"])
-    start = time.perf_counter()
-    leaves = mancala.perft(pos, min(depth or 10, 12), entry["capture_empty"])
-    entry["_seconds"] = time.perf_counter() - start
-    return leaves
-
-
-def _mancala_warm_up():
-    from solver.games.mancala import api as mancala
-    mancala.best_move("1,1/1,1 0-0 A", depth=2)
-    mancala.perft(mancala.start(), 2)
-
-
-def _json_positions(game: str) -> list[dict]:
-    """benches/positions/GAME.jsonl: [{name, position (JSON text)}] in file order."""
-    import json
-    path = POSITIONS_DIR / f"{game}.jsonl"
+def _positions_file(name: str) -> Path:
+    path = POSITIONS_DIR / name
     if not path.exists():
-        raise InputError(f"benchmark positions not found at {path} (install the package from "
-                         f"its source tree: pip install -e .)")
+        raise InputError(f"benchmark positions not found at {path}: the package is incomplete")
+    return path
+
+
+def json_positions(game: str) -> list[dict]:
+    """solver/data/positions/GAME.jsonl: [{name, position (JSON text)}] in file order."""
+    import json
+    path = _positions_file(f"{game}.jsonl")
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [dict(name=row["name"], position=json.dumps(row["position"])) for row in rows]
 
 
-# Fixed budgets of the Monte Carlo searches: their "nodes" are playouts (mc, pimc) or tree
-# simulations (mcts), identical at one thread for a fixed seed. ``--depth`` does not apply.
-FUNKEL_SAMPLES = 2_000          # mc rounds (each plays every push once)
-FUNKEL_SIMULATIONS = 20_000     # determinized MCTS simulations, over 8 deals
-TUNHELL_ITERATIONS = 20_000     # playouts of PIMC and of ISMCTS
-
-
-def _timed(entry: dict, run) -> int:
+def timed(entry: dict, run) -> int:
+    """Run one bench search, keeping its wall time in ``entry["_seconds"]``; its nodes back."""
     start = time.perf_counter()
     nodes = run()
     entry["_seconds"] = time.perf_counter() - start
     return nodes
 
 
-def _funkel_mc(entry: dict, depth: int | None, threads: int) -> int:
-    from solver.games.funkel import api as funkel
-    return _timed(entry, lambda: funkel.estimate_moves(
-        entry["position"], samples=FUNKEL_SAMPLES, threads=threads, seed=0,
-        stop_when_separated=False).playouts)
-
-
-def _funkel_mcts(entry: dict, depth: int | None, threads: int) -> int:
-    from solver.games.funkel import api as funkel
-    return _timed(entry, lambda: funkel.mcts_moves(
-        entry["position"], simulations=FUNKEL_SIMULATIONS, threads=threads, seed=0).samples)
-
-
-def _funkel_warm_up():
-    from solver.games.funkel import api as funkel
-    position = funkel.new_position(2, seed=0, view=True)
-    funkel.estimate_moves(position, samples=50)
-    funkel.mcts_moves(position, simulations=100)
-
-
-def _tunhell_search(method: str):
-    def run(entry: dict, depth: int | None, threads: int) -> int:
-        from solver.games.tunhell import api as tunhell
-        return _timed(entry, lambda: tunhell.best_action(
-            entry["position"], method=method, iterations=TUNHELL_ITERATIONS, threads=threads,
-            seed=0, stop_when_separated=False).iterations)
-    return run
-
-
-def _tunhell_warm_up():
-    from solver.games.tunhell import api as tunhell
-    position = tunhell.new_position(2, seed=0)
-    for method in ("pimc", "ismcts"):
-        tunhell.best_action(position, method=method, iterations=200)
-
-
-SEARCHES = {
-    "mancala": [BenchSearch("mancala", "alphabeta", _mancala_alphabeta, _mancala_warm_up),
-                BenchSearch("mancala", "perft", _mancala_perft, _mancala_warm_up)],
-    "funkel": [BenchSearch("funkel", "mc", _funkel_mc, _funkel_warm_up),
-               BenchSearch("funkel", "mcts", _funkel_mcts, _funkel_warm_up)],
-    "tunhell": [BenchSearch("tunhell", "pimc", _tunhell_search("pimc"), _tunhell_warm_up),
-                BenchSearch("tunhell", "ismcts", _tunhell_search("ismcts"), _tunhell_warm_up)],
-}
-POSITIONS = {"mancala": mancala_positions, "funkel": lambda: _json_positions("funkel"),
-             "tunhell": lambda: _json_positions("tunhell")}
-
-
 def run_bench(games: list[str] | None = None, depth: int | None = None,
               threads: int = 1) -> BenchReport:
-    """Run every registered search of ``games`` (all when None) on its fixed positions."""
-    games = games or list(SEARCHES)
-    unknown = [g for g in games if g not in SEARCHES]
+    """Run every bench search of ``games`` (all the registry's when None) on its positions."""
+    from solver import games as registry
+    games = games or list(registry.GAMES)
+    unknown = [g for g in games if g not in registry.GAMES]
     if unknown:
-        raise InputError(f"no benchmark for {', '.join(unknown)}; known: {', '.join(SEARCHES)}")
+        raise InputError(f"no benchmark for {', '.join(unknown)}; known: "
+                         f"{', '.join(registry.GAMES)}")
     if depth is not None and not 1 <= depth <= 40:
         raise InputError(f"bench depth must be 1..40, got {depth}")
     if threads < 1:
         raise InputError(f"threads must be at least 1, got {threads}")
-    report = BenchReport(settings=dict(games=games, depth=depth, threads=threads))
+    report = BenchReport(settings=dict(games=games, depth=depth, threads=threads, rules_versions={
+        g: registry.get(g).info.rules_version for g in registry.GAMES}))
     for game in games:
-        for search in SEARCHES[game]:
+        bridge = registry.get(game).command_bridge()
+        for search in bridge.bench_searches():
             start = time.perf_counter()
             search.warm_up()
             report.compile_seconds[f"{game}/{search.name}"] = time.perf_counter() - start
-            for entry in POSITIONS[game]():
+            for entry in bridge.bench_positions():
                 nodes = search.run(entry, depth, threads)
                 report.rows.append(BenchRow(game, search.name, entry["name"], nodes,
                                             entry.pop("_seconds")))
@@ -242,3 +169,76 @@ def plot(report: BenchReport, path: str) -> None:
     axes.set_title(f"solver bench (total {report.nodes:,} nodes)")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
+
+
+# --- saved runs and baselines -----------------------------------------------------------------
+
+def save(report: BenchReport, path: str) -> None:
+    import json
+    try:
+        Path(path).write_text(json.dumps(report.to_dict(), indent=1) + "\n")
+    except OSError as error:
+        raise InputError(f"cannot write {path}: {error.strerror}") from None
+
+
+def load(path: str) -> dict:
+    """A report written by :func:`save` (or ``solver bench --json``)."""
+    import json
+    try:
+        saved = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(f"cannot read baseline {path}: {error.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise InputError(f"baseline {path} is not a bench report (not JSON)") from None
+    if not isinstance(saved, dict) or not isinstance(saved.get("rows"), list):
+        raise InputError(f"baseline {path} is not a bench report (no rows)")
+    return saved
+
+
+@dataclass
+class Comparison:
+    """Each position's speed now against a saved run: nodes/s ratio (now / then) and whether
+    the node count, the search's signature, changed."""
+
+    rows: list[dict]
+    baseline_version: int | None
+
+    def to_dict(self) -> dict:
+        return dict(baseline_version=self.baseline_version, rows=self.rows,
+                    changed_signatures=sum(1 for r in self.rows if r["nodes_changed"]),
+                    median_ratio=self.median_ratio)
+
+    @property
+    def median_ratio(self) -> float | None:
+        import statistics
+        ratios = [r["ratio"] for r in self.rows if r["ratio"] is not None]
+        return round(statistics.median(ratios), 4) if ratios else None
+
+    def table(self) -> str:
+        lines = ["against the baseline (ratio = nodes/s now / then; '!' = the node count, the "
+                 "search's signature, changed):"]
+        for r in self.rows:
+            ratio = "   new" if r["ratio"] is None else f"{r['ratio']:6.2f}"
+            mark = "  ! nodes " + (f"{r['then_nodes']:,} -> " if r["then_nodes"] is not None
+                                   else "") + f"{r['nodes']:,}" if r["nodes_changed"] else ""
+            lines.append(f"  {r['game'] + '/' + r['search'] + '/' + r['position']:<40} "
+                         f"{ratio}{mark}")
+        lines.append(f"median ratio: {self.median_ratio}   changed signatures: "
+                     f"{sum(1 for r in self.rows if r['nodes_changed'])}")
+        return "\n".join(lines)
+
+
+def compare(report: BenchReport, saved: dict) -> Comparison:
+    then = {(r.get("game"), r.get("search"), r.get("position")): r for r in saved["rows"]
+            if isinstance(r, dict)}
+    rows = []
+    for r in report.rows:
+        old = then.get((r.game, r.search, r.position))
+        old_rate = old.get("nodes_per_second") if old else None
+        ratio = r.nodes_per_second / old_rate if isinstance(old_rate, (int, float)) and \
+            old_rate > 0 else None
+        old_nodes = old.get("nodes") if old else None
+        rows.append(dict(game=r.game, search=r.search, position=r.position, nodes=r.nodes,
+                         then_nodes=old_nodes, nodes_changed=old_nodes != r.nodes,
+                         ratio=None if ratio is None else round(ratio, 4)))
+    return Comparison(rows, saved.get("version"))

@@ -1,17 +1,25 @@
 """`solver ...`: parse the command line, call the API, print. Nothing else lives here.
 
-Bad input ends with one line on stderr and exit code 2, never a traceback.
+The game commands (``best``, ``new``, ``play``, ``match``) are built from the registry
+(``solver.games``): each game declares its options as data and a command bridge; this module
+has no per-game parser code. Nothing compiled is imported until a command needs it, so
+``--help`` and bad input answer at once. Bad input ends with one line on stderr and exit code 2,
+never a traceback.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 
+from solver import games as registry
 from solver.errors import InputError
+from solver.options import Option, add_options, count, seed, values, whole
 from tables.errors import TableError
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -21,155 +29,278 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(message)
 
 
+def _version() -> str:
+    from solver import __version__
+    rules = ", ".join(f"{g.name} rules_version {g.info.rules_version}"
+                      for g in registry.all_games())
+    return f"solver {__version__} ({rules})"
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="print the package version and "
+                         "each game's rules_version")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(_version())
+        parser.exit()
+
+
+SEED = Option("--seed", seed, "random seed (0..4294967295)", metavar="S")
+BOTS = Option("--bots", str, "one bot per seat, comma-separated (each game lists its bots)",
+              metavar="B1,B2,...")
+JSON = Option("--json", None, "print JSON")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="solver", description="Game-tree search and solver toolkit.")
+    parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    best = commands.add_parser("best", help="best move of a position")
-    best_games = best.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    mancala = best_games.add_parser("mancala", help="Kalah(m,n): exact or timed alpha-beta")
-    mancala.add_argument("position", nargs="?", help="'P1,...,Pm/Pm+1,...,P2m SA-SB X' "
-                         "(default: the start)")
-    _mancala_rules_options(mancala)
-    budget = mancala.add_mutually_exclusive_group()
-    budget.add_argument("--time", type=float, metavar="S", help="search for about S seconds "
-                        "(default 3)")
-    budget.add_argument("--depth", type=int, metavar="D", help="search D sowings deep")
-    budget.add_argument("--exact", action="store_true", help="prove the game-theoretic value")
-    mancala.add_argument("--mcts", action="store_true",
-                         help="Monte Carlo tree search instead of alpha-beta")
-    mancala.add_argument("--simulations", type=int, metavar="N",
-                         help="with --mcts: N simulations (default 100000 when no --time)")
-    mancala.add_argument("--threads", type=int, default=1, metavar="T",
-                         help="with --mcts: T trees in parallel (root parallelism)")
-    mancala.add_argument("--seed", type=int, default=0, help="with --mcts: random seed")
-    mancala.add_argument("--all-moves", action="store_true",
-                         help="also give the exact value of every legal move")
-    mancala.add_argument("--tables", metavar="DIR", help="endgame tables to probe (default: "
-                         "those in the per-user table folder, with --exact)")
-    mancala.add_argument("--no-tables", action="store_true", help="probe no endgame tables")
-    mancala.add_argument("--table-mb", type=int, metavar="MB",
-                         help="transposition table size (default 64; with --exact 16 to 1024 by the "
-                         "stones in play)")
-    mancala.add_argument("--json", action="store_true", help="print one JSON object")
-    mancala.set_defaults(run=_best_mancala)
-
-    funkel = best_games.add_parser("funkel", help="Funkel Munkel: Monte Carlo estimate of "
-                                   "every push")
-    funkel.add_argument("position", metavar="POSITION.json", help="a position file ('-': "
-                        "standard input), as `solver new funkel` prints")
-    funkel_budget = funkel.add_mutually_exclusive_group()
-    funkel_budget.add_argument("--time", type=float, metavar="S", help="estimate for S seconds")
-    funkel_budget.add_argument("--samples", type=int, metavar="N",
-                               help="N samples (mc: hidden deals; mcts: simulations)")
-    funkel.add_argument("--method", choices=["mc", "mcts"], default="mc",
-                        help="mc: flat Monte Carlo (default); mcts: determinized MCTS")
-    funkel.add_argument("--rollout", choices=["random", "greedy"], default="random")
-    funkel.add_argument("--seat", type=int, help="the asking seat (must be the seat to move)")
-    funkel.add_argument("--threads", type=int, default=1, metavar="T")
-    funkel.add_argument("--seed", type=int, default=0)
-    funkel.add_argument("--json", action="store_true", help="print one JSON object")
-    funkel.set_defaults(run=_best_funkel)
-
-    tunhell = best_games.add_parser("tunhell", help="Tunhell: ISMCTS or determinized Monte "
-                                    "Carlo estimate of every action")
-    tunhell.add_argument("position", metavar="POSITION.json", help="one seat's view as `solver "
-                         "new tunhell` prints ('-': standard input)")
-    tunhell_budget = tunhell.add_mutually_exclusive_group()
-    tunhell_budget.add_argument("--time", type=float, metavar="S", help="search for S seconds")
-    tunhell_budget.add_argument("--iterations", type=int, metavar="N", help="N playouts")
-    tunhell.add_argument("--method", choices=["ismcts", "pimc"], default="ismcts")
-    tunhell.add_argument("--seat", type=int, help="the asking seat (must be the position's)")
-    tunhell.add_argument("--threads", type=int, default=1, metavar="T")
-    tunhell.add_argument("--seed", type=int, default=0)
-    tunhell.add_argument("--json", action="store_true", help="print one JSON object")
-    tunhell.set_defaults(run=_best_tunhell)
-
-    new = commands.add_parser("new", help="print a new game's position")
-    new_games = new.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    funkel = new_games.add_parser("funkel", help="a dealt Funkel Munkel start, as JSON")
-    _funkel_table_options(funkel)
-    funkel.add_argument("--view", action="store_true", help="only what the players see")
-    funkel.set_defaults(run=_new_funkel)
-    tunhell = new_games.add_parser("tunhell", help="a dealt Tunhell start, seen by one seat")
-    _tunhell_table_options(tunhell)
-    tunhell.add_argument("--seat", type=int, default=0, help="whose view (default 0)")
-    tunhell.set_defaults(run=_new_tunhell)
-
-    play = commands.add_parser("play", help="print a whole game played by bots")
-    play_games = play.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    funkel = play_games.add_parser("funkel", help="a Funkel Munkel game, push by push")
-    _funkel_table_options(funkel)
-    funkel.add_argument("--bots", required=True, metavar="B1,B2,...",
-                        help="one bot per seat: random, greedy, mc[:SAMPLES[:ROLLOUT]], "
-                        "mcts[:SIMULATIONS[:DEALS]]")
-    funkel.add_argument("--json", action="store_true", help="print the frames as JSON")
-    funkel.set_defaults(run=_play_funkel)
-    tunhell = play_games.add_parser("tunhell", help="a Tunhell game, turn by turn")
-    _tunhell_table_options(tunhell)
-    tunhell.add_argument("--bots", required=True, metavar="B1,B2,...", help="one bot per "
-                         "seat: random, greedy, pimc[:ITERATIONS], ismcts[:ITERATIONS]")
-    tunhell.add_argument("--json", action="store_true", help="print the turns as JSON")
-    tunhell.set_defaults(run=_play_tunhell)
-
-    match = commands.add_parser("match", help="bots against each other, seats rotating")
-    match_games = match.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    funkel = match_games.add_parser("funkel", help="Funkel Munkel win rates with 95% intervals")
-    _funkel_table_options(funkel)
-    funkel.add_argument("--bots", required=True, metavar="B1,B2,...", help="one bot per seat")
-    funkel.add_argument("--games", type=int, default=100, metavar="G")
-    funkel.add_argument("--json", action="store_true", help="print one JSON object")
-    funkel.set_defaults(run=_match_funkel)
-    tunhell = match_games.add_parser("tunhell", help="Tunhell win rates with 95% intervals")
-    _tunhell_table_options(tunhell)
-    tunhell.add_argument("--bots", required=True, metavar="B1,B2,...", help="one bot per seat")
-    tunhell.add_argument("--games", type=int, default=100, metavar="G")
-    tunhell.add_argument("--json", action="store_true", help="print one JSON object")
-    tunhell.set_defaults(run=_match_tunhell)
-
-    solve = commands.add_parser("solve", help="prove the value of a whole game")
-    solve_games = solve.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    mancala = solve_games.add_parser("mancala", help="Kalah(m,n) from the start")
-    mancala.add_argument("--pits", type=int, default=6, metavar="M")
-    mancala.add_argument("--stones", type=int, default=4, metavar="N")
-    mancala.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
-    mancala.add_argument("--tables", metavar="DIR", help="endgame tables (default: the per-user "
-                         "table folder's, if built)")
-    mancala.add_argument("--no-tables", action="store_true", help="probe no endgame tables")
-    mancala.add_argument("--table-mb", type=int, metavar="MB", help="transposition table size")
-    mancala.add_argument("--json", action="store_true", help="print one JSON object")
-    mancala.set_defaults(run=_solve_mancala)
-
+    game_list = registry.all_games()
+    _game_command(commands, "best", "best move of a position", game_list, _best_options)
+    _game_command(commands, "new", "print a new game's position", game_list, _new_options)
+    _game_command(commands, "play", "play a whole game (bots, or a person at the prompt)",
+                  game_list, _play_options)
+    _game_command(commands, "match", "bots against each other, seats rotating, win rates "
+                  "with 95%% intervals", game_list, _match_options)
+    _solve_command(commands)
     _tables_commands(commands)
-
-    perft = commands.add_parser("perft", help="count move sequences (move-generator check)")
-    perft_games = perft.add_subparsers(dest="game", required=True, parser_class=_Parser)
-    mancala = perft_games.add_parser("mancala", help="leaf nodes at exactly DEPTH sowings")
-    mancala.add_argument("position", nargs="?", help="position (default: the start)")
-    mancala.add_argument("depth", type=int, help="sowings")
-    _mancala_rules_options(mancala)
-    mancala.add_argument("--divide", action="store_true", help="count per first move")
-    mancala.add_argument("--json", action="store_true", help="print one JSON object")
-    mancala.set_defaults(run=_perft_mancala)
+    _perft_command(commands)
     bench = commands.add_parser("bench", help="profile search speed on fixed positions")
     bench.add_argument("games", nargs="*", metavar="GAME", help="games to run (default: all)")
-    bench.add_argument("--depth", type=int, metavar="D", help="search depth (default: each "
-                       "search's own)")
-    bench.add_argument("--threads", type=int, default=1, metavar="T", help="threads (default 1)")
+    bench.add_argument("--depth", type=whole(1, 64, "the depth"), metavar="D",
+                       help="search depth (default: each search's own)")
+    bench.add_argument("--threads", type=whole(1, 256, "threads"), default=1, metavar="T",
+                       help="threads (default 1)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--plot", metavar="FILE.png", help="also draw nodes/second per position "
                        "(needs matplotlib)")
+    bench.add_argument("--save", metavar="FILE.json", help="also write the report to FILE")
+    bench.add_argument("--baseline", metavar="FILE.json", help="compare with a saved report: "
+                       "each position's speed ratio, and a changed node signature flagged")
     bench.set_defaults(run=_bench)
     return parser
 
+
+def _game_command(commands, name, help_text, game_list, options_of):
+    command = commands.add_parser(name, help=help_text)
+    by_game = command.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    for game in game_list:
+        extra = options_of(game)
+        if extra is None:
+            continue
+        sub = by_game.add_parser(game.name, help=game.info.summary)
+        if name == "best":
+            sub.add_argument("position", nargs=None if game.position_required else "?",
+                             metavar="POSITION", help=game.position_help)
+        add_options(sub, game.rules_options + extra + (JSON,))
+        sub.set_defaults(run=_RUNS[name], record=game, extra=extra)
+
+
+def _best_options(game):
+    return game.best_options
+
+
+def _new_options(game):
+    return game.new_options + (SEED,)
+
+
+def _play_options(game):
+    human = (Option("--human", whole(0, game.info.max_players - 1, "the seat"),
+                    "a person plays this seat at the prompt (0 = the first player); --bots "
+                    "then names the other seats' bots", metavar="SEAT"),) \
+        if game.human_play else ()
+    return (BOTS, SEED) + human
+
+
+def _match_options(game):
+    return (BOTS, Option("--games", count, "games to play (default 100)", default=100,
+                         metavar="G"), SEED)
+
+
+# --- the game commands ----------------------------------------------------------------------------
+
+def _rules_options(args) -> dict:
+    return values(args, args.record.rules_options)
+
+
+def _position_text(args) -> str | None:
+    """The position argument: notation as given, or a file's text (``-``: standard input) for
+    games whose positions are files."""
+    if args.position is None or not args.record.position_required:
+        return args.position
+    return _read_position_file(args.position)
+
+
+def _read_position_file(path: str) -> str:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as error:
+        raise InputError(f"cannot read position file {path}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"position file {path} is not UTF-8 text (byte {error.start})") from None
+
+
+def _best(args) -> str:
+    bridge = args.record.command_bridge()
+    found = bridge.best(_position_text(args), _rules_options(args), values(args, args.extra))
+    return json.dumps(found.to_dict()) if args.json else bridge.best_text(found)
+
+
+def _new(args) -> str:
+    bridge = args.record.command_bridge()
+    chosen = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    position = bridge.new(_rules_options(args), chosen, values(args, args.extra))
+    if args.json:
+        parsed = json.loads(position) if position.lstrip().startswith("{") else position
+        return json.dumps(dict(game=args.record.name, seed=chosen, position=parsed))
+    if args.seed is None and args.record.info.chance:
+        print(f"solver: dealt from seed {chosen} (--seed {chosen} deals it again)",
+              file=sys.stderr)
+    return position
+
+
+def _play(args) -> str:
+    game, bridge = args.record, args.record.command_bridge()
+    bots = _bot_names(args)
+    human = getattr(args, "human", None)
+    live = None
+    if human is not None:
+        bots = _with_human(game, bots, human)
+        live = _show_frame        # a person needs to see each position as it comes
+    chosen = 0 if args.seed is None else args.seed
+    frames = bridge.play(_rules_options(args), bots, chosen, observer=live)
+    if args.json:
+        return json.dumps([frame.to_dict() for frame in frames])
+    if live is not None:
+        return _result_line(frames[-1])
+    lines = []
+    for frame in frames:
+        lines += frame.lines() if hasattr(frame, "lines") else [str(frame)]
+    if getattr(frames[-1], "result", None) is not None and hasattr(frames[-1], "lines"):
+        lines.append(_result_line(frames[-1]))
+    return "\n".join(lines)
+
+
+def _result_line(frame) -> str:
+    return "result: " + ", ".join(f"seat {seat} {share:g}"
+                                  for seat, share in enumerate(frame.result))
+
+
+def _show_frame(frame) -> None:
+    print("\n".join(frame.lines() if hasattr(frame, "lines") else [str(frame)]), flush=True)
+
+
+def _bot_names(args) -> list[str]:
+    if not args.bots:
+        raise InputError("--bots is required: one bot per seat, comma-separated")
+    return [name.strip() for name in args.bots.split(",")]
+
+
+def _with_human(game, bots: list, seat: int) -> list:
+    """The bots with a person at ``seat``: --bots names the others (or all, with a placeholder
+    ``human`` at the person's seat)."""
+    from solver import match
+    reference = game.reference()
+    players = len(bots) + 1 if "human" not in bots else len(bots)
+    others = [b for b in bots if b != "human"]
+    if seat >= players:
+        raise InputError(f"--human must be a seat 0..{players - 1}, got {seat}")
+    describe = getattr(game.command_bridge(), "describe_moves", None) or \
+        (lambda state: f"1..{len(reference.legal_actions(state))} or a name")
+    person = match.human_bot(input, lambda text: print(f"solver: {text}", file=sys.stderr),
+                             reference.action_from_text, describe)
+    person.__name__ = "human"
+    return others[:seat] + [person] + others[seat:]
+
+
+def _match(args) -> str:
+    bridge = args.record.command_bridge()
+    chosen = 0 if args.seed is None else args.seed
+    found = bridge.match(_rules_options(args), _bot_names(args), args.games, chosen)
+    return json.dumps(found.to_dict()) if args.json else "\n".join(found.lines())
+
+
+_RUNS = {"best": _best, "new": _new, "play": _play, "match": _match}
+
+
+# --- bench ----------------------------------------------------------------------------------------
 
 def _bench(args) -> str:
     from solver import bench
     report = bench.run_bench(args.games, args.depth, args.threads)
     if args.plot:
         bench.plot(report, args.plot)
-    return json.dumps(report.to_dict()) if args.json else report.table()
+    if args.save:
+        bench.save(report, args.save)
+    text = json.dumps(report.to_dict()) if args.json else report.table()
+    if args.baseline:
+        comparison = bench.compare(report, bench.load(args.baseline))
+        text = json.dumps(dict(report.to_dict(), baseline=comparison.to_dict())) if args.json \
+            else text + "\n\n" + comparison.table()
+    return text
 
+
+# --- Mancala: solve and perft ---------------------------------------------------------------------
+
+def _solve_command(commands):
+    solve = commands.add_parser("solve", help="prove the value of a whole game")
+    solve_games = solve.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    mancala = solve_games.add_parser("mancala", help="Kalah(m,n) from the start")
+    mancala.add_argument("--pits", type=whole(1, 6, "pits per side"), default=6, metavar="M")
+    mancala.add_argument("--stones", type=whole(1, 127, "stones per pit"), default=4,
+                         metavar="N")
+    mancala.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
+    mancala.add_argument("--tables", metavar="DIR", help="endgame tables (default: the per-user "
+                         "table folder's, if built)")
+    mancala.add_argument("--no-tables", action="store_true", help="probe no endgame tables")
+    mancala.add_argument("--table-mb", type=whole(1, 65536, "--table-mb"), metavar="MB",
+                         help="transposition table size")
+    mancala.add_argument("--json", action="store_true", help="print one JSON object")
+    mancala.set_defaults(run=_solve_mancala)
+
+
+def _perft_command(commands):
+    perft = commands.add_parser("perft", help="count move sequences (move-generator check)")
+    perft_games = perft.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    mancala = perft_games.add_parser("mancala", help="leaf nodes at exactly DEPTH sowings")
+    mancala.add_argument("position", nargs="?", help="position (default: the start)")
+    mancala.add_argument("depth", type=whole(0, 64, "perft depth"), help="sowings")
+    add_options(mancala, registry.get("mancala").rules_options)
+    mancala.add_argument("--divide", action="store_true", help="count per first move")
+    mancala.add_argument("--json", action="store_true", help="print one JSON object")
+    mancala.set_defaults(run=_perft_mancala)
+
+
+def _perft_mancala(args) -> str:
+    import time
+
+    from solver.games.mancala import api as mancala
+    pos, rules = mancala.position_and_rules(args.position, args.pits, args.stones,
+                                            args.capture_empty)
+    start = time.perf_counter()
+    divide = mancala.perft_divide(pos, args.depth) if args.divide else None
+    total = sum(divide.values()) if divide is not None else mancala.perft(pos, args.depth)
+    seconds = time.perf_counter() - start
+    if args.json:
+        out = dict(position=str(pos), depth=args.depth, capture_empty=rules.capture_empty,
+                   nodes=total, seconds=round(seconds, 6))
+        if divide is not None:
+            out["divide"] = {str(m): n for m, n in divide.items()}
+        return json.dumps(out)
+    lines = [f"{m}: {n}" for m, n in divide.items()] if divide is not None else []
+    rate = total / seconds if seconds > 0 else 0
+    lines.append(f"perft({args.depth}) = {total}   ({seconds:.3f} s, {rate:,.0f} leaves/s)")
+    return "\n".join(lines)
+
+
+# --- endgame tables (Mancala) ----------------------------------------------------------------------
 
 def _tables_commands(commands):
     tables = commands.add_parser("tables", help="Mancala endgame tables: build, info, verify, "
@@ -366,235 +497,32 @@ def _solve_mancala(args) -> str:
     return "\n".join(lines)
 
 
-def _funkel_table_options(parser):
-    parser.add_argument("--players", type=int, default=2, metavar="N", help="2, 3 or 4")
-    parser.add_argument("--layout", default="pinwheel", help="pinwheel (default) or crossing")
-    parser.add_argument("--seed", type=int, default=0)
-
-
-def _read_position_file(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as error:
-        raise InputError(f"cannot read position file {path}: {error.strerror}") from None
-
-
-def _best_funkel(args) -> str:
-    from solver.games.funkel import api as funkel
-    from solver.games import funkel as reference
-    view = funkel.view_of(_read_position_file(args.position))
-    options = dict(seat=args.seat, seconds=args.time, rollout=args.rollout, threads=args.threads,
-                   seed=args.seed)
-    if args.method == "mc":
-        found = funkel.estimate_moves(view, samples=args.samples, **options)
-    else:
-        found = funkel.mcts_moves(view, simulations=args.samples, **options)
-    if args.json:
-        return json.dumps(dict(found.to_dict(), method=args.method))
-    unit = "samples" if args.method == "mc" else "simulations"
-    lines = [reference.draw(view), "", f"seat {found.seat} to move; {args.method} estimate, "
-             f"{found.samples:,} {unit}, {found.seconds:.2f} s (stopped: {found.stopped})", "",
-             f"{'push':<26} {'win %':>7}   95% interval {unit:>12}"]
-    for m in found.moves:
-        mark = "  <- best" if m.action == found.best else ""
-        lines.append(f"{m.name:<26} {m.win_probability:>7.1%}   [{m.low:5.1%}, {m.high:5.1%}] "
-                     f"{m.samples:>12,}{mark}")
-    lines.append(f"recommended: {funkel.describe(found.best)}")
-    return "\n".join(lines)
-
-
-def _new_funkel(args) -> str:
-    from solver.games.funkel import api as funkel
-    return funkel.new_position(args.players, args.layout, args.seed, view=args.view)
-
-
-def _play_funkel(args) -> str:
-    from solver.games.funkel import api as funkel
-    frames = funkel.play_game(args.players, args.bots.split(","), args.seed, args.layout)
-    if args.json:
-        return json.dumps([frame.to_dict() for frame in frames])
-    lines = []
-    for frame in frames:
-        head = "start" if frame.action is None else f"push {frame.ply}: seat {frame.seat} " \
-            f"plays {frame.action}"
-        lines += [head, frame.picture, f"position: {frame.position}", ""]
-    result = frames[-1].result
-    lines.append("result: " + ", ".join(f"seat {seat} {share:g}"
-                                        for seat, share in enumerate(result)))
-    return "\n".join(lines)
-
-
-def _match_funkel(args) -> str:
-    from solver.games.funkel import api as funkel
-    found = funkel.match(args.players, args.bots.split(","), args.games, args.seed, args.layout)
-    return json.dumps(found.to_dict()) if args.json else "\n".join(found.lines())
-
-
-def _tunhell_table_options(parser):
-    parser.add_argument("--players", type=int, default=2, metavar="N", help="2, 3 or 4")
-    parser.add_argument("--intro", action="store_true", help="the introductory game (default: "
-                        "the full game)")
-    parser.add_argument("--seed", type=int, default=0)
-
-
-def _best_tunhell(args) -> str:
-    from solver.games.tunhell import api as tunhell
-    found = tunhell.best_action(_read_position_file(args.position), args.seat, args.method,
-                                args.time, args.iterations, args.threads, args.seed)
-    if args.json:
-        return json.dumps(found.to_dict())
-    lines = [f"seat {found.seat} to move; {found.method}, {found.iterations:,} playouts, "
-             f"{found.seconds:.2f} s (stopped: {found.stopped})", "",
-             f"{'action':<44} {'win %':>6}  {'95% interval':<15} {'margin':>7}  "
-             f"{'95% interval':<15} {'samples':>8}"]
-    for m in found.moves:
-        win = "-" if m.win_probability is None else f"{m.win_probability:.1%}"
-        low, high = m.win_interval
-        margin = "-" if m.margin is None else f"{m.margin:+.2f}"
-        spread = "" if m.margin_interval is None else \
-            f"[{m.margin_interval[0]:+.2f}, {m.margin_interval[1]:+.2f}]"
-        mark = "  <- best" if m.action == found.best else ""
-        lines.append(f"{m.name[:44]:<44} {win:>6}  [{low:5.1%}, {high:5.1%}] {margin:>7}  "
-                     f"{spread:<15} {m.samples:>8,}{mark}")
-    lines.append(f"recommended: {found.best_name}")
-    return "\n".join(lines)
-
-
-def _new_tunhell(args) -> str:
-    from solver.games.tunhell import api as tunhell
-    return tunhell.new_position(args.players, args.intro, args.seed, args.seat)
-
-
-def _play_tunhell(args) -> str:
-    from solver.games.tunhell import api as tunhell
-    turns = tunhell.play_game(args.players, args.bots.split(","), args.intro, args.seed)
-    if args.json:
-        return json.dumps([turn.to_dict() for turn in turns])
-    return "\n".join(str(turn) for turn in turns)
-
-
-def _match_tunhell(args) -> str:
-    from solver.games.tunhell import api as tunhell
-    found = tunhell.match(args.players, args.bots.split(","), args.games, args.intro, args.seed)
-    return json.dumps(found.to_dict()) if args.json else "\n".join(found.lines())
-
-
-def _mancala_rules_options(parser):
-    parser.add_argument("--pits", type=int, metavar="M", help="pits per side (default 6, or "
-                        "as the position has)")
-    parser.add_argument("--stones", type=int, metavar="N", help="stones per pit at the start "
-                        "(default 4; checked against the position when given)")
-    parser.add_argument("--no-capture-empty", dest="capture_empty", action="store_false",
-                        help="capture only when the opposite pit holds stones")
-
-
-def _mancala_position(args):
-    """The position and rules the options describe, checked against each other."""
-    from solver.games.mancala.api import position_and_rules
-    return position_and_rules(args.position, args.pits, args.stones, args.capture_empty)
-
-
-def _best_mancala(args) -> str:
-    from solver.games import mancala as reference
-    from solver.games.mancala.api import best_move
-    pos, rules = _mancala_position(args)
-    if args.mcts:
-        return _mcts_mancala(args, pos, rules)
-    for option in ("simulations",):
-        if getattr(args, option) is not None:
-            raise InputError(f"--{option} goes with --mcts")
-    if args.table_mb is not None and not 1 <= args.table_mb <= 65536:
-        raise InputError(f"--table-mb must be 1..65536, got {args.table_mb}")
-    found = best_move(pos, rules, seconds=args.time, depth=args.depth, exact=args.exact,
-                      all_moves=args.all_moves, table_mb=args.table_mb,
-                      tables=False if args.no_tables else args.tables)
-    if args.json:
-        return json.dumps(found.to_dict())
-    capture = "also from an empty opposite pit" if rules.capture_empty else \
-        "only from a non-empty opposite pit"
-    how = "exact" if found.exact else f"depth {found.depth}"
-    lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   "
-             f"(captures {capture})", "",
-             reference.draw_board(pos), "",
-             f"best move: {found.move}   value: {found.value:+d} ({how})",
-             f"line: {' '.join(map(str, found.pv))}"]
-    if found.moves is not None:
-        lines.append("moves: " + "  ".join(f"{m}: {v:+d}" for m, v in found.moves.items()))
-    lines.append(f"nodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
-                 f"time: {found.seconds:.3f} s")
-    if found.table_levels:
-        lines.append(f"endgame tables: levels 1..{found.table_levels}, "
-                     f"{found.table_hits:,} positions looked up")
-    return "\n".join(lines)
-
-
-def _mcts_mancala(args, pos, rules) -> str:
-    from solver.games import mancala as reference
-    from solver.games.mancala.mcts import mcts_best_move
-    if args.depth is not None or args.exact or args.all_moves:
-        raise InputError("--mcts takes --simulations and/or --time, not --depth, --exact or "
-                         "--all-moves")
-    found = mcts_best_move(pos, rules, simulations=args.simulations, seconds=args.time,
-                           threads=args.threads, seed=args.seed)
-    if args.json:
-        return json.dumps(found.to_dict())
-    lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   (MCTS, "
-             f"{found.threads} thread{'s' * (found.threads > 1)}, seed {found.seed})", "",
-             reference.draw_board(pos), "",
-             f"best move: {found.move}" + ("" if found.proven is None else
-                                           f"   proven outcome: {found.proven:g}"),
-             f"{'move':>6} {'visits':>10} {'win rate':>9} {'store diff':>11}"]
-    for move, stats in found.moves.items():
-        lines.append(f"{move:>6} {stats.visits:>10,} {stats.mean_outcome:>9.3f} "
-                     f"{stats.mean_store_difference:>+11.2f}")
-    lines.append(f"simulations: {found.simulations:,}   simulations/s: "
-                 f"{found.simulations_per_second:,.0f}   time: {found.seconds:.3f} s")
-    return "\n".join(lines)
-
-
-def _perft_mancala(args) -> str:
-    from solver.games.mancala import api as mancala
-    pos, rules = _mancala_position(args)
-    if not 0 <= args.depth <= 64:
-        raise InputError(f"perft depth must be 0..64, got {args.depth}")
-    import time
-    start = time.perf_counter()
-    divide = mancala.perft_divide(pos, args.depth, rules.capture_empty) if args.divide else None
-    total = sum(divide.values()) if divide is not None else \
-        mancala.perft(pos, args.depth, rules.capture_empty)
-    seconds = time.perf_counter() - start
-    if args.json:
-        out = dict(position=str(pos), depth=args.depth, capture_empty=rules.capture_empty,
-                   nodes=total, seconds=round(seconds, 6))
-        if divide is not None:
-            out["divide"] = {str(m): n for m, n in divide.items()}
-        return json.dumps(out)
-    lines = [f"{m}: {n}" for m, n in divide.items()] if divide is not None else []
-    rate = total / seconds if seconds > 0 else 0
-    lines.append(f"perft({args.depth}) = {total}   ({seconds:.3f} s, {rate:,.0f} leaves/s)")
-    return "\n".join(lines)
-
 
 def main(argv=None) -> int:
+    from solver.match import GameAbandoned
     try:
         args = _parser().parse_args(argv)
         print(args.run(args))
         return 0
     except InputError as error:
-        print(f"solver: error: {error}", file=sys.stderr)
+        print(f"solver: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except TableError as error:  # the tables package's own: the same one line
-        print(f"solver: error: {error}", file=sys.stderr)
+        print(f"solver: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except TableMismatch as error:
         print(error)
         return 1
+    except GameAbandoned as error:
+        print(f"solver: {error}", file=sys.stderr)
+        return 0
     except KeyboardInterrupt:
-        print("solver: interrupted", file=sys.stderr)
-        return 130
+        print("\nsolver: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())
 
 
 if __name__ == "__main__":

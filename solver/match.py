@@ -46,7 +46,8 @@ class GameAdapter(NamedTuple):
 
 @dataclass
 class EntrantScore:
-    """One entrant's games, points (wins + shared shares), and outcomes by kind."""
+    """One entrant's games, points (wins + shared shares), outcomes by kind, and the sum of its
+    final margins where the game has one (Mancala's store difference)."""
 
     name: str
     games: int = 0
@@ -55,6 +56,12 @@ class EntrantScore:
     shared: int = 0
     losses: int = 0
     seat_games: list[int] = field(default_factory=list)   # games played at each seat
+    margin_total: float | None = None
+
+    @property
+    def mean_margin(self) -> float | None:
+        return None if self.margin_total is None or not self.games else \
+            self.margin_total / self.games
 
     @property
     def win_rate(self) -> float:
@@ -77,10 +84,13 @@ class EntrantScore:
 
     def to_dict(self) -> dict:
         low, high = self.interval
-        return dict(bot=self.name, games=self.games, points=round(self.points, 6),
-                    wins=self.wins, shared=self.shared, losses=self.losses,
-                    win_rate=round(self.win_rate, 6), interval=[round(low, 6), round(high, 6)],
-                    seat_games=list(self.seat_games))
+        out = dict(bot=self.name, games=self.games, points=round(self.points, 6),
+                   wins=self.wins, shared=self.shared, losses=self.losses,
+                   win_rate=round(self.win_rate, 6), interval=[round(low, 6), round(high, 6)],
+                   seat_games=list(self.seat_games))
+        if self.mean_margin is not None:
+            out["mean_margin"] = round(self.mean_margin, 6)
+        return out
 
 
 @dataclass
@@ -105,12 +115,18 @@ class MatchResult:
         out = [f"{self.game}, {self.players} players, {self.games} games, seed {self.seed}"]
         for e in self.entrants:
             low, high = e.interval
+            margin = "" if e.mean_margin is None else f", mean margin {e.mean_margin:+.2f}"
             out.append(f"  {e.name:<{width}}  win rate {e.win_rate:6.1%}  95% [{low:6.1%}, "
-                       f"{high:6.1%}]  ({e.wins} won, {e.shared} shared, {e.losses} lost)")
+                       f"{high:6.1%}]  ({e.wins} won, {e.shared} shared, {e.losses} lost"
+                       f"{margin})")
         return out
 
 
 BotFactory = Callable[[list[str]], Bot]
+
+# Bots named after a search: a game without the capability refuses them with the reason.
+ALGORITHMS = {"alphabeta": ("alphabeta", "alpha-beta"), "exact": ("exact", "an exact solver"),
+              "mcts": ("mcts", "MCTS"), "ismcts": ("ismcts", "ISMCTS"), "pimc": ("pimc", "PIMC")}
 
 
 class BotNames:
@@ -126,6 +142,9 @@ class BotNames:
     def named(self, name: str) -> Bot:
         kind, *options = name.split(":")
         if kind not in self.factories:
+            if kind in ALGORITHMS:
+                from solver.games import get
+                get(self.game).require(*ALGORITHMS[kind])
             raise InputError(f"unknown {self.game} bot {name!r}: choose "
                              f"{', '.join(self.factories)}")
         return self.factories[kind](options)
@@ -181,15 +200,18 @@ def play_game(adapter: GameAdapter, state, seat_bots: Sequence[tuple[str, Bot]],
 
 
 def run_match(adapter: GameAdapter, players: int, bots: Sequence[tuple[str, Bot]], games: int,
-              seed: int = 0, on_game: Callable[[int, MatchResult], None] | None = None
-              ) -> MatchResult:
+              seed: int = 0, on_game: Callable[[int, MatchResult], None] | None = None,
+              margin: Callable[[Any, int], float] | None = None) -> MatchResult:
     """Play ``games`` games between ``bots`` (one (name, bot) per seat, ``len(bots) ==
-    players``), seats rotating (module docstring). ``on_game(i, result_so_far)`` after each."""
+    players``), seats rotating (module docstring). ``on_game(i, result_so_far)`` after each;
+    ``margin(final_state, seat)``: a seat's final margin, averaged per entrant when given."""
     if len(bots) != players:
         raise ValueError(f"{players} players need {players} bots, got {len(bots)}")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    entrants = [EntrantScore(name, seat_games=[0] * players) for name in unique_names(bots)]
+    entrants = [EntrantScore(name, seat_games=[0] * players,
+                             margin_total=None if margin is None else 0.0)
+                for name in unique_names(bots)]
     result = MatchResult(adapter.name, players, 0, seed, entrants, 0.0)
     start = time.perf_counter()
     for g in range(games):
@@ -198,6 +220,8 @@ def run_match(adapter: GameAdapter, players: int, bots: Sequence[tuple[str, Bot]
                           [bots[e] for e in at_seat], [bot_rng(seed, g, e) for e in at_seat])
         for seat, reward in enumerate(adapter.result(final)):
             entrants[at_seat[seat]].record(seat, float(reward))
+            if margin is not None:
+                entrants[at_seat[seat]].margin_total += margin(final, seat)
         result.games, result.seconds = g + 1, time.perf_counter() - start
         if on_game is not None:
             on_game(g, result)
@@ -212,3 +236,71 @@ def unique_names(bots: Sequence[tuple[str, Bot]]) -> list[str]:
         seen[name] = seen.get(name, 0) + 1
         names.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return names
+
+
+@dataclass
+class Frame:
+    """One position of a played game: ``action`` (by ``seat``) led to it (None at the start);
+    ``position`` in the game's notation, ``picture`` for people; ``result`` per seat once over."""
+
+    ply: int
+    seat: int | None
+    action: str | None
+    position: str
+    picture: str
+    result: tuple[float, ...] | None = None
+
+    def to_dict(self) -> dict:
+        return dict(ply=self.ply, seat=self.seat, action=self.action, position=self.position,
+                    picture=self.picture,
+                    result=None if self.result is None else list(self.result))
+
+    def lines(self) -> list[str]:
+        head = "start" if self.action is None else \
+            f"ply {self.ply}: seat {self.seat} plays {self.action}"
+        return [head, self.picture, f"position: {self.position}", ""]
+
+
+def record_game(adapter: GameAdapter, start, seat_bots: Sequence[tuple[str, Bot]], seed: int,
+                to_text: Callable[[Any], str], draw: Callable[[Any], str],
+                action_to_text: Callable[[Any, Any], str],
+                observer: Callable[[Frame], None] | None = None) -> list[Frame]:
+    """Play ``start`` to the end with one bot per seat (their generators drawn from ``seed``) and
+    return every position as a :class:`Frame`; ``observer(frame)`` sees each one as it comes."""
+    frames = [Frame(0, None, None, to_text(start), draw(start))]
+    if observer is not None:
+        observer(frames[0])
+
+    def record(state, seat, action, after):
+        frames.append(Frame(len(frames), seat, action_to_text(state, action), to_text(after),
+                            draw(after)))
+        if observer is not None:
+            observer(frames[-1])
+
+    rngs = [bot_rng(seed, 0, seat) for seat in range(len(seat_bots))]
+    final = play_game(adapter, start, seat_bots, rngs, observer=record)
+    frames[-1].result = tuple(adapter.result(final))
+    return frames
+
+
+def human_bot(read_line: Callable[[str], str], write: Callable[[str], None],
+              action_from_text: Callable[[Any, str], Any], describe_moves: Callable[[Any], str]
+              ) -> Bot:
+    """A person at the terminal: ``read_line(prompt)`` gives a move's text, a bad one gets a
+    one-line complaint through ``write`` and the prompt again. End of input (Ctrl-D) raises
+    :class:`GameAbandoned`."""
+    def bot(state, seat, rng):
+        while True:
+            try:
+                text = read_line(f"seat {seat}, your move ({describe_moves(state)}): ")
+            except EOFError:
+                raise GameAbandoned("the game was ended at the prompt (end of input)") from None
+            try:
+                return action_from_text(state, text)
+            except InputError as error:
+                write(f"{error}")
+    return bot
+
+
+class GameAbandoned(Exception):
+    """A person left a game at the prompt."""

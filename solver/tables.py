@@ -71,7 +71,7 @@ def probe(position_text: str, directory=None, capture_empty: bool = True) -> Pro
     stones in pits must be there)."""
     from solver.games import mancala as reference
     from solver.games.mancala.api import move_of
-    pos = reference.parse_position(position_text)
+    pos = reference.from_text(position_text)
     m = pos.m
     mover = pos.to_move
     own = pos.pits[:m] if mover == reference.A else pos.pits[m:]
@@ -81,5 +81,5 @@ def probe(position_text: str, directory=None, capture_empty: bool = True) -> Pro
     moves = None if found.moves is None else {
         move_of(lane, mover, m): banked + gain for lane, gain in found.moves.items()}
     best = [] if not moves else [b for b, v in moves.items() if v == max(moves.values())]
-    return ProbeResult(reference.format_position(pos), capture_empty, found.level, found.gain,
+    return ProbeResult(reference.to_text(pos), capture_empty, found.level, found.gain,
                        banked + found.gain, best, moves, m)

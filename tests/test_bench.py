@@ -2,6 +2,9 @@
 import json
 
 from solver import bench
+from solver import games as registry
+from solver.games.funkel import commands as funkel_bench
+from solver.games.tunhell import commands as tunhell_bench
 from test_cli import run
 
 
@@ -15,7 +18,7 @@ def test_bench_node_count_is_a_deterministic_signature():
 def test_bench_covers_every_fixed_position_for_every_search():
     report = bench.run_bench(["mancala"], depth=3)
     names = [p["name"] for p in bench.mancala_positions()]
-    for search in bench.SEARCHES["mancala"]:
+    for search in registry.get("mancala").command_bridge().bench_searches():
         assert [r.position for r in report.rows if r.search == search.name] == names
 
 
@@ -29,12 +32,38 @@ def test_bench_cli_prints_the_footer_and_json():
 
 
 def test_monte_carlo_benches_cover_their_positions_with_fixed_budgets(monkeypatch):
-    monkeypatch.setattr(bench, "FUNKEL_SAMPLES", 20)
-    monkeypatch.setattr(bench, "FUNKEL_SIMULATIONS", 200)
-    monkeypatch.setattr(bench, "TUNHELL_ITERATIONS", 300)
+    monkeypatch.setattr(funkel_bench, "SAMPLES", 20)
+    monkeypatch.setattr(funkel_bench, "SIMULATIONS", 200)
+    monkeypatch.setattr(tunhell_bench, "ITERATIONS", 300)
     first = bench.run_bench(["funkel", "tunhell"])
     again = bench.run_bench(["funkel", "tunhell"])
     assert [r.nodes for r in first.rows] == [r.nodes for r in again.rows]
     assert {(r.game, r.search) for r in first.rows} == {
         ("funkel", "mc"), ("funkel", "mcts"), ("tunhell", "pimc"), ("tunhell", "ismcts")}
     assert all(r.nodes >= 200 for r in first.rows if r.search in ("mcts", "pimc", "ismcts"))
+
+
+def test_every_report_carries_each_game_s_rules_version():
+    report = bench.run_bench(["mancala"], depth=2)
+    assert report.to_dict()["settings"]["rules_versions"] == {
+        g.name: g.info.rules_version for g in registry.all_games()}
+    assert report.table().startswith("rules_version: mancala 1")
+
+
+def test_a_saved_run_is_a_baseline_that_flags_a_changed_signature(tmp_path):
+    saved = tmp_path / "base.json"
+    done = run("bench", "mancala", "--depth", "3", "--save", str(saved))
+    assert done.returncode == 0, done.stderr
+    same = json.loads(run("bench", "mancala", "--depth", "3", "--baseline", str(saved),
+                          "--json").stdout)["baseline"]
+    assert same["changed_signatures"] == 0 and all(r["ratio"] > 0 for r in same["rows"])
+    deeper = run("bench", "mancala", "--depth", "4", "--baseline", str(saved))
+    assert deeper.returncode == 0 and "! nodes" in deeper.stdout   # a deeper search: new nodes
+    assert "median ratio" in deeper.stdout
+
+
+def test_a_baseline_that_is_not_a_report_is_one_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe not json")
+    done = run("bench", "mancala", "--depth", "2", "--baseline", str(bad))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

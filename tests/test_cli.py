@@ -84,13 +84,13 @@ def test_pits_and_stones_pick_the_start_position():
 
 
 def test_perft_counts_match_the_api_and_divide_sums_to_the_total():
-    start = mancala.start()
+    start = mancala.new_game()
     out = run_json("perft", "mancala", "5", "--divide")
     assert out["nodes"] == mancala.perft(start, 5)
     assert sum(out["divide"].values()) == out["nodes"]
     done = run("perft", "mancala", "4,4,4/4,4,4 0-0 B", "3")
     assert done.returncode == 0, done.stderr
-    assert f"perft(3) = {mancala.perft(mancala.parse_position('4,4,4/4,4,4 0-0 B'), 3)}" in \
+    assert f"perft(3) = {mancala.perft(mancala.from_text('4,4,4/4,4,4 0-0 B'), 3)}" in \
         done.stdout
 
 

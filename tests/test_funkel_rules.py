@@ -15,7 +15,7 @@ from itertools import permutations
 import pytest
 
 from solver.errors import InputError
-from solver.games import REGISTRY
+from solver.games import get as game_record
 from solver.games.funkel import (
     COMMON, GEM_COUNTS, GEM_LETTERS, GEMS, LAYOUTS, PASS, Cart, Place, PublicView, Push, Rules,
     State, apply, colours_of, draw, from_json, is_over, legal_actions, new_game, public_view,
@@ -94,7 +94,7 @@ ALL_RULES = [Rules(p, layout) for layout in LAYOUTS for p in (2, 3, 4)]
 # --- the game -------------------------------------------------------------------------------------
 
 def test_game_is_registered_with_its_rules_version():
-    info = REGISTRY["funkel"]
+    info = game_record("funkel").info
     assert (info.min_players, info.max_players, info.rules_version) == (2, 4, 1)
     assert info.chance and not info.perfect_information
 

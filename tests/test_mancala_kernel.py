@@ -7,15 +7,23 @@ import os
 import pathlib
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
+from test_mancala_perft import reference_divide, reference_perft
 
 from kernels import mancala as kernel
 from solver.games import mancala as reference
 from solver.games.mancala import A, B, Position
-from solver.games.mancala.api import from_packed, lane_of, move_of, perft, perft_divide, to_packed
-from test_mancala_perft import reference_divide, reference_perft
+from solver.games.mancala.api import (
+    from_packed,
+    lane_of,
+    move_of,
+    perft,
+    perft_divide,
+    to_packed,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -31,7 +39,7 @@ def words(state) -> tuple[int, int]:
 
 def kernel_legal_moves(pos: Position, capture_empty: bool) -> list[int]:
     lanes = np.empty(pos.m, np.int64)
-    n = kernel.legal_moves(to_packed(pos, capture_empty), lanes)
+    n = kernel.legal_moves(to_packed(replace(pos, capture_empty=capture_empty)), lanes)
     return [move_of(int(lane), pos.to_move, pos.m) for lane in lanes[:n]]
 
 
@@ -61,25 +69,25 @@ def expected_info(pos: Position, move: int, after: Position, capture_empty: bool
             - (after.stores[1 - side] - pos.stores[1 - side]))
     return ((kernel.EXTRA_TURN if after.to_move == pos.to_move else 0)
             | (kernel.CAPTURE if captures(pos, move, capture_empty) else 0)
-            | (kernel.GAME_OVER if reference.is_terminal(after) else 0)
+            | (kernel.GAME_OVER if reference.is_over(after) else 0)
             | (gain + kernel.GAIN_BIAS) << kernel.GAIN_SHIFT)
 
 
 def check_position(pos: Position, capture_empty: bool) -> None:
-    state = to_packed(pos, capture_empty)
-    assert kernel_legal_moves(pos, capture_empty) == reference.legal_moves(pos), pos
-    assert bool(kernel.is_terminal(state)) == reference.is_terminal(pos), pos
+    state = to_packed(replace(pos, capture_empty=capture_empty))
+    assert kernel_legal_moves(pos, capture_empty) == reference.legal_actions(pos), pos
+    assert bool(kernel.is_terminal(state)) == reference.is_over(pos), pos
     mover = pos.to_move
     assert kernel.store_difference(state) == pos.stores[mover] - pos.stores[1 - mover], pos
-    if reference.is_terminal(pos):
+    if reference.is_over(pos):
         assert kernel.score(state) == reference.score(pos), pos
 
 
 def check_move(pos: Position, move: int, capture_empty: bool) -> Position:
     """Play ``move`` in both; compare the next state and the info bits; return the next position."""
-    after = reference.play(pos, move, capture_empty)
-    state, info = kernel.play(to_packed(pos, capture_empty), lane_of(move, pos.to_move, pos.m))
-    assert words(state) == words(to_packed(after, capture_empty)), (str(pos), move)
+    after = reference.apply(replace(pos, capture_empty=capture_empty), move)
+    state, info = kernel.play(to_packed(replace(pos, capture_empty=capture_empty)), lane_of(move, pos.to_move, pos.m))
+    assert words(state) == words(to_packed(replace(after, capture_empty=capture_empty))), (str(pos), move)
     assert info == expected_info(pos, move, after, capture_empty), (str(pos), move, info)
     return after
 
@@ -98,7 +106,7 @@ def random_game(rng, first: Position, capture_empty: bool) -> int:
     while True:
         check_position(pos, capture_empty)
         checked += 1
-        moves = reference.legal_moves(pos)
+        moves = reference.legal_actions(pos)
         if not moves:
             return checked
         results = {move: check_move(pos, move, capture_empty) for move in moves}
@@ -109,7 +117,7 @@ def random_game(rng, first: Position, capture_empty: bool) -> int:
 @pytest.mark.parametrize("m, n", GAME_SIZES, ids=[f"Kalah({m},{n})" for m, n in GAME_SIZES])
 def test_kernel_plays_random_games_like_the_reference(rng, m, n, capture_empty):
     rules = reference.Rules(pits=m, stones=n, capture_empty=capture_empty)
-    firsts = [reference.start(rules) if i % 2 else random_position(rng, m, 2 * m * n)
+    firsts = [reference.new_game(rules) if i % 2 else random_position(rng, m, 2 * m * n)
               for i in range(GAMES_PER_SIZE)]
     assert sum(random_game(rng, first, capture_empty) for first in firsts) >= GAMES_PER_SIZE
 
@@ -132,28 +140,28 @@ def test_kernel_state_converts_back_to_the_same_position(rng):
         m = rng.randint(1, 6)
         pos = random_position(rng, m, rng.randint(1, reference.MAX_STONES_TOTAL))
         capture_empty = rng.random() < 0.5
-        assert from_packed(to_packed(pos, capture_empty), pos.to_move) == pos
-        for word in to_packed(pos, capture_empty):
+        assert from_packed(to_packed(replace(pos, capture_empty=capture_empty)), pos.to_move) == pos
+        for word in to_packed(replace(pos, capture_empty=capture_empty)):
             assert kernel.unpack_side(word)[2:] == (m, capture_empty)
 
 
 def test_the_capture_oracle_sees_the_thirteen_stone_capture():
     # A self-check of ``captures``: 13 stones from bin 2 go round once and land in bin 2 itself.
-    pos = reference.parse_position("1,13,1,1,1,1/1,1,1,1,1,1 0-0 A")
+    pos = reference.from_text("1,13,1,1,1,1/1,1,1,1,1,1 0-0 A")
     assert captures(pos, 2, capture_empty=False)
-    assert not captures(reference.parse_position("1,14,1,1,1,1/1,1,1,1,1,1 0-0 A"), 2, True)
+    assert not captures(reference.from_text("1,14,1,1,1,1/1,1,1,1,1,1 0-0 A"), 2, True)
 
 
 # --- perft ---------------------------------------------------------------------------------------
 
 def mid_game_position(rng, m: int, n: int, plies: int) -> Position:
     """A position reached by up to ``plies`` random sowings from the Kalah(m, n) start."""
-    pos = reference.start(reference.Rules(pits=m, stones=n))
+    pos = reference.new_game(reference.Rules(pits=m, stones=n))
     for _ in range(plies):
-        moves = reference.legal_moves(pos)
+        moves = reference.legal_actions(pos)
         if not moves:
             break
-        pos = reference.play(pos, rng.choice(moves))
+        pos = reference.apply(pos, rng.choice(moves))
     return pos
 
 
@@ -164,10 +172,10 @@ def test_perft_kernel_matches_reference_on_random_positions(rng):
                else random_position(rng, m, 2 * m * n))
         capture_empty = rng.random() < 0.5
         for depth in range(0, 4):
-            assert perft(pos, depth, capture_empty) == reference_perft(pos, depth, capture_empty), \
+            assert perft(replace(pos, capture_empty=capture_empty), depth) == reference_perft(pos, depth, capture_empty), \
                 (str(pos), depth, capture_empty)
-        if reference.legal_moves(pos):
-            assert perft_divide(pos, 3, capture_empty) == reference_divide(pos, 3, capture_empty)
+        if reference.legal_actions(pos):
+            assert perft_divide(replace(pos, capture_empty=capture_empty), 3) == reference_divide(pos, 3, capture_empty)
 
 
 # --- compile cache -------------------------------------------------------------------------------

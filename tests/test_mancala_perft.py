@@ -7,7 +7,7 @@ and reference, so the first bad move is visible.
 from __future__ import annotations
 
 import pathlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -22,20 +22,20 @@ def reference_perft(pos: reference.Position, depth: int, capture_empty: bool = T
     """Lines of exactly ``depth`` sowings, by plain recursion over the reference rules."""
     if depth == 0:
         return 1
-    return sum(reference_perft(reference.play(pos, move, capture_empty), depth - 1, capture_empty)
-               for move in reference.legal_moves(pos))
+    return sum(reference_perft(reference.apply(replace(pos, capture_empty=capture_empty), move), depth - 1, capture_empty)
+               for move in reference.legal_actions(pos))
 
 
 def reference_divide(pos: reference.Position, depth: int,
                      capture_empty: bool = True) -> dict[int, int]:
-    return {move: reference_perft(reference.play(pos, move, capture_empty), depth - 1,
+    return {move: reference_perft(reference.apply(replace(pos, capture_empty=capture_empty), move), depth - 1,
                                   capture_empty)
-            for move in reference.legal_moves(pos)}
+            for move in reference.legal_actions(pos)}
 
 
 def divide_report(pos: reference.Position, depth: int, capture_empty: bool) -> str:
     """Kernel and reference leaves per first move, the disagreeing moves marked."""
-    kernel_counts = perft_divide(pos, depth, capture_empty)
+    kernel_counts = perft_divide(replace(pos, capture_empty=capture_empty), depth)
     reference_counts = reference_divide(pos, depth, capture_empty)
     lines = [f"divide of {pos} at depth {depth}, capture_empty={capture_empty}:",
              "  move   kernel  reference"]
@@ -79,16 +79,16 @@ PERFT_CASES = read_perft_file()
 
 
 def test_perft_file_covers_the_start_in_both_variants():
-    start = str(reference.start())
+    start = str(reference.new_game())
     assert {case.capture_empty for case in PERFT_CASES if case.position == start} == {True, False}
 
 
 @pytest.mark.parametrize("case", PERFT_CASES,
                          ids=[f"line{c.line}-ce{int(c.capture_empty)}" for c in PERFT_CASES])
 def test_kernel_perft_matches_file(case):
-    pos = reference.parse_position(case.position)
+    pos = reference.from_text(case.position)
     for depth, want in case.leaves.items():
-        got = perft(pos, depth, case.capture_empty)
+        got = perft(replace(pos, capture_empty=case.capture_empty), depth)
         assert got == want, (f"perft({case.position}, {depth}) = {got}, file says {want}\n"
                              + divide_report(pos, depth, case.capture_empty))
 
@@ -96,45 +96,45 @@ def test_kernel_perft_matches_file(case):
 # --- what a perft count means --------------------------------------------------------------------
 
 def test_depth_zero_is_one_node_even_for_a_finished_game():
-    finished = reference.parse_position("0,0,0/0,0,0 9-9 A")
-    assert perft(reference.start(), 0) == perft(finished, 0) == 1
+    finished = reference.from_text("0,0,0/0,0,0 9-9 A")
+    assert perft(reference.new_game(), 0) == perft(finished, 0) == 1
 
 
 def test_a_finished_game_counts_nothing_deeper():
-    one_side_empty = reference.parse_position("0,0,0/1,2,3 5-7 A")
+    one_side_empty = reference.from_text("0,0,0/1,2,3 5-7 A")
     assert [perft(one_side_empty, depth) for depth in (1, 2, 3)] == [0, 0, 0]
 
 
 def test_a_game_ending_move_is_a_leaf_at_its_own_depth_only():
     # A's single stone reaches his store and empties his side: the game ends after one sowing.
-    last_move = reference.parse_position("0,0,1/2,2,2 0-0 A")
+    last_move = reference.from_text("0,0,1/2,2,2 0-0 A")
     assert perft(last_move, 1) == reference_perft(last_move, 1) == 1
     assert perft(last_move, 2) == reference_perft(last_move, 2) == 0
 
 
 def test_an_extra_turn_is_a_sowing_of_its_own():
-    start = reference.start()
+    start = reference.new_game()
     after_first = perft_divide(start, 2)
     for move, leaves in after_first.items():
         # Each second sowing is one of the legal moves of whoever moves next (A again after 3).
-        assert leaves == len(reference.legal_moves(reference.play(start, move)))
+        assert leaves == len(reference.legal_actions(reference.apply(start, move)))
 
 
 @pytest.mark.parametrize("capture_empty", [True, False])
 def test_divide_splits_perft_by_legal_first_move(capture_empty):
-    pos = reference.parse_position("3,0,5,1,0,2/0,4,1,0,6,2 12-12 B")
-    split = perft_divide(pos, 4, capture_empty)
-    assert sorted(split) == reference.legal_moves(pos)
-    assert sum(split.values()) == perft(pos, 4, capture_empty)
+    pos = reference.from_text("3,0,5,1,0,2/0,4,1,0,6,2 12-12 B")
+    split = perft_divide(replace(pos, capture_empty=capture_empty), 4)
+    assert sorted(split) == reference.legal_actions(pos)
+    assert sum(split.values()) == perft(replace(pos, capture_empty=capture_empty), 4)
     assert split == reference_divide(pos, 4, capture_empty)
 
 
 @pytest.mark.parametrize("depth", [-1, 2.5, "3", True])
 def test_bad_depth_is_refused(depth):
     with pytest.raises(InputError, match="depth"):
-        perft(reference.start(), depth)
+        perft(reference.new_game(), depth)
 
 
 def test_divide_needs_a_first_move():
     with pytest.raises(InputError, match="depth must be a whole number >= 1"):
-        perft_divide(reference.start(), 0)
+        perft_divide(reference.new_game(), 0)

@@ -38,6 +38,8 @@ Where the two programs differ in form (not in play), and how the comparison brid
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from solver.games import mancala as reference
@@ -99,7 +101,7 @@ def test_start_position_and_first_moves_map_as_documented():
     state = game.new_initial_state()
     assert game.num_distinct_actions() == 14 and game.observation_tensor_shape() == [16]
     assert state.observation_tensor(0) == [0, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0, 0]
-    assert openspiel_position(state) == reference.start(RULES)
+    assert openspiel_position(state) == reference.new_game(RULES)
     assert state.legal_actions() == [1, 2, 3, 4, 5, 6]
     # A sows bin 3: 4 stones into bins 4, 5, 6 and A's store -> board index 7; A moves again.
     state.apply_action(action_of(3, A))
@@ -114,7 +116,7 @@ def test_start_position_and_first_moves_map_as_documented():
     state.apply_action(action_of(7, B))
     assert str(state).startswith("-5-5-6-6-6-0-\n0-----------2\n-4-4-0-5-5-0-\n"
                                  "Current player: 0")
-    assert openspiel_position(state) == reference.parse_position("4,4,0,5,5,0/0,6,6,6,5,5 2-0 A")
+    assert openspiel_position(state) == reference.from_text("4,4,0,5,5,0/0,6,6,6,5,5 2-0 A")
 
 
 # --- random games --------------------------------------------------------------------------------
@@ -137,11 +139,11 @@ def test_random_games_agree_move_by_move(rng):
                           "a_runs_out", "b_runs_out", "draws"], 0)
     longest = 0
     for _ in range(GAMES):
-        state, pos = game.new_initial_state(), reference.start(RULES)
+        state, pos = game.new_initial_state(), reference.new_game(RULES)
         while True:
-            ours = reference.legal_moves(pos)
+            ours = reference.legal_actions(pos)
             assert sorted(move_of(a) for a in state.legal_actions()) == ours, pos
-            assert state.is_terminal() == reference.is_terminal(pos), pos
+            assert state.is_terminal() == reference.is_over(pos), pos
             assert openspiel_position(state) == pos
             assert str(state).startswith(openspiel_text(openspiel_board(state)) + "\n")
             if not ours:
@@ -150,10 +152,10 @@ def test_random_games_agree_move_by_move(rng):
             store = 7 if side == A else 0
             before = openspiel_board(state)[store]
             state.apply_action(action_of(move, side))
-            after = reference.play(pos, move, capture_empty=False)
+            after = reference.apply(replace(pos, capture_empty=False), move)
             seen["laps"] += pos.pits[move - 1] >= 13
             seen["captures"] += openspiel_board(state)[store] - before > store_passes(pos, move)
-            seen["empty_facing"] += reference.play(pos, move, capture_empty=True) != after
+            seen["empty_facing"] += reference.apply(replace(pos, capture_empty=True), move) != after
             seen["extra_turns"] += after.to_move == side
             pos = after
         longest = max(longest, state.move_number())
@@ -181,5 +183,5 @@ def openspiel_perft(state, depth: int) -> int:
 @pytest.mark.parametrize("depth", PERFT_DEPTHS)
 def test_perft_from_the_start_agrees(depth):
     game = pyspiel.load_game("mancala")
-    assert perft(reference.start(RULES), depth, capture_empty=False) == \
+    assert perft(replace(reference.new_game(RULES), capture_empty=False), depth) == \
         openspiel_perft(game.new_initial_state(), depth)

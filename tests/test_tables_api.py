@@ -242,7 +242,7 @@ def test_the_numba_probe_reads_every_loaded_level_and_nothing_beyond(built, rng)
     beyond = index.pits_word((TOP + 1, 0, 0, 0, 0, 0))
     assert probe((beyond | config, index.pits_word((0, 0, 0, 0, 0, 1)) | config), loaded.data,
                  loaded.offsets) == NO_ENTRY
-    small = mancala.to_packed(mancala.parse_position("1,1,1/1,1,1 0-0 A"))
+    small = mancala.to_packed(mancala.from_text("1,1,1/1,1,1 0-0 A"))
     assert probe(small, loaded.data, loaded.offsets) == NO_ENTRY
 
 

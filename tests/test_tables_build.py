@@ -4,14 +4,15 @@ reference rules, for every board of 1..6 pits; random entries of larger levels t
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 import pytest
 
 from kernels import mancala as game
-from solver.games.mancala import api as mancala
 from solver.games import mancala as reference
+from solver.games.mancala import api as mancala
 from solver.search.alphabeta import AlphaBeta
 from tables import build, index
 
@@ -40,11 +41,11 @@ def future_gain(pits: tuple[int, ...], capture_empty: bool) -> int:
     0; the value is A's final store minus B's."""
     m = len(pits) // 2
     pos = reference.Position(pits, (0, 0), reference.A)
-    if reference.is_terminal(pos):
+    if reference.is_over(pos):
         return sum(pits[:m]) - sum(pits[m:])
     best = None
-    for move in reference.legal_moves(pos):
-        child = reference.play(pos, move, capture_empty)
+    for move in reference.legal_actions(pos):
+        child = reference.apply(replace(pos, capture_empty=capture_empty), move)
         banked = child.stores[0] - child.stores[1]
         if child.to_move == reference.A:
             value = banked + future_gain(child.pits, capture_empty)

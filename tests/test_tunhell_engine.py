@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from kernels import tunhell as K
-from solver.games import REGISTRY
+from solver.games import get as game_record
 from solver.games.tunhell import (
     Action, Move, Phase, Rules, apply, information_set, is_over, legal_actions, new_game, result,
     sample_state, scores, splitmix64)
@@ -73,7 +73,7 @@ def test_the_card_table_copies_the_reference():
 
 
 def test_the_engine_implements_the_references_rules_version():
-    assert K.RULES_VERSION == REGISTRY["tunhell"].rules_version
+    assert K.RULES_VERSION == game_record("tunhell").info.rules_version
 
 
 @pytest.mark.parametrize("players,intro", CONFIGS, ids=IDS)

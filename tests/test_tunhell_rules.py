@@ -12,7 +12,7 @@ from itertools import permutations
 import pytest
 
 from solver.errors import InputError
-from solver.games import REGISTRY
+from solver.games import get as game_record
 from solver.games.tunhell import (
     CENTER_SIZE, EMPLOYEE_VP, END_SET_ASIDE, EXTERMINATOR_VP, HAND_LIMIT, MINES, NOBODY, SET_ASIDE,
     START_HAND, Action, Move, Phase, Rules, State, all_cards, apply, check_state, dig_bonus,
@@ -136,7 +136,7 @@ def test_legal_actions_come_in_the_documented_order():
 
 
 def test_tunhell_is_registered():
-    info = REGISTRY["tunhell"]
+    info = game_record("tunhell").info
     assert (info.min_players, info.max_players, info.rules_version) == (2, 4, 1)
     assert not info.perfect_information and info.chance
 

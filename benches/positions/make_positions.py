@@ -1,4 +1,4 @@
-"""How benches/positions/funkel.jsonl and tunhell.jsonl were made (kept for provenance: the
+"""How solver/data/positions/funkel.jsonl and tunhell.jsonl were made (kept for provenance: the
 lists are versioned data; never regenerate them over the old files, add new names instead).
 
     python benches/positions/make_positions.py
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from solver.games import funkel, tunhell
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2] / "solver" / "data" / "positions"
 
 FUNKEL = [("start-2p", 2, "pinwheel", 1, 0), ("start-3p", 3, "pinwheel", 2, 0),
           ("start-4p-crossing", 4, "crossing", 3, 0), ("middle-2p", 2, "pinwheel", 4, 24),

@@ -1,9 +1,37 @@
-"""Plain-Python reference rules, one module per game, and the registry that names them.
+"""The game registry and the game contract: every game is one :class:`Game` record here.
 
-A reference module is the rulebook as readable code: the oracle every kernel is checked against.
-It never imports ``kernels``.
+Contract. A game's package (``solver.games.<name>``) is its plain-Python reference, the oracle
+every kernel is checked against; it never imports ``kernels``, and every game spells its rules
+with the same names:
+
+    Rules(...)                        the rule options (a frozen dataclass)
+    new_game(rules, seed=None)        the start (a deal drawn from ``seed``; None: at random)
+    current_player(state)             the seat to move
+    legal_actions(state)              the actions of that seat, in a fixed order; [] once over
+    apply(state, action)              the next state (a new object: the input is never changed)
+    is_over(state)                    the game has ended
+    result(state)                     per seat, in [0, 1], summing to 1 (1/k for a k-way share)
+    to_text(position) / from_text(text)      the position codec (round-trips)
+    action_to_text(state, action)     an action's name; ``action_from_text`` reads one back
+    draw(position)                    a picture for people
+
+Hidden-information games add ``observe(state, seat)`` (what that seat knows, a position the codec
+writes) and ``sample(view, rng)`` (a state drawn among those consistent with a view).
+
+The record adds what the rest of the toolkit reads: the facts (:class:`GameInfo`), the command
+line options (data, :mod:`solver.options`), and where the user API, the command bridge, the
+bots and the bench positions live. Algorithms call :meth:`Game.require` with what they need and
+refuse a game that cannot give it with a clear message.
 """
+from __future__ import annotations
+
+import importlib
 from dataclasses import dataclass
+from types import ModuleType
+
+from solver.errors import InputError
+
+GAMES = ("mancala", "funkel", "tunhell")   # the registry, in the order the CLI lists them
 
 
 @dataclass(frozen=True)
@@ -19,9 +47,76 @@ class GameInfo:
     summary: str
 
 
-REGISTRY: dict[str, GameInfo] = {}
-
-
 def register(info: GameInfo) -> GameInfo:
-    REGISTRY[info.name] = info
+    """Kept for the reference modules' ``INFO = register(GameInfo(...))``: the facts of a game;
+    the registry itself is :data:`GAMES` and each package's ``GAME`` record."""
     return info
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the registry (module docstring).
+
+    ``capabilities``: the searches the game offers (``alphabeta``, ``mcts``, ``estimate``,
+    ``ismcts``, ``pimc``, ``exact``, ``tables``). ``rules_options`` build ``Rules`` (their names
+    are its fields); ``best_options`` / ``new_options`` / ``play_options`` are the extra options
+    of those commands. ``commands``: the module bridging the CLI to the user API (``best``,
+    ``new``, ``play``, ``match``, ``bots``). ``bench_positions``: its file in
+    ``solver/data/positions``. ``variants``: the rule options (keyword dicts for
+    :meth:`rules`) whose games the conformance battery and the golden playthroughs cover."""
+
+    info: GameInfo
+    commands: str
+    api: str
+    capabilities: frozenset[str]
+    rules_options: tuple = ()
+    best_options: tuple = ()
+    new_options: tuple = ()
+    position_help: str = "the position"
+    position_required: bool = True
+    bench_positions: str = ""
+    human_play: bool = False
+    variants: tuple = ()        # rule options worth checking apart (conformance, playthroughs)
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    def reference(self) -> ModuleType:
+        return importlib.import_module(f"solver.games.{self.name}")
+
+    def command_bridge(self) -> ModuleType:
+        return importlib.import_module(self.commands)
+
+    def user_api(self) -> ModuleType:
+        return importlib.import_module(self.api)
+
+    def engine(self) -> ModuleType:
+        """The kernel bridge: ``load(state)`` -> an engine with ``legal_actions()``,
+        ``apply(action)``, ``is_over()``, ``result()`` and ``state()`` (the reference state back)."""
+        return importlib.import_module(f"solver.games.{self.name}.engine")
+
+    def rules(self, **options):
+        """The game's ``Rules`` from keyword options named like its fields (None: the default)."""
+        given = {k: v for k, v in options.items() if v is not None}
+        return self.reference().Rules(**given)
+
+    def require(self, capability: str, algorithm: str) -> None:
+        """Refuse an algorithm this game cannot run, with a message that says why."""
+        if capability in self.capabilities:
+            return
+        why = "it hides information from the players" if not self.info.perfect_information \
+            else "it does not offer it"
+        raise InputError(f"{algorithm} cannot play {self.name}: {why} (it offers "
+                         f"{', '.join(sorted(self.capabilities))})")
+
+
+def get(name: str) -> Game:
+    """The registry record of a game by name."""
+    if name not in GAMES:
+        raise InputError(f"unknown game {name!r}: choose {', '.join(GAMES)}")
+    return importlib.import_module(f"solver.games.{name}").GAME
+
+
+def all_games() -> list[Game]:
+    return [get(name) for name in GAMES]

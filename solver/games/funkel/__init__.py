@@ -5,3 +5,86 @@ This package re-exports the reference, so ``from solver.games import funkel`` is
 """
 from solver.games.funkel.codec import *  # noqa: F401,F403
 from solver.games.funkel.rules import *  # noqa: F401,F403
+
+# --- the game contract's names (solver.games) -----------------------------------------------------
+from solver.games import Game  # noqa: E402
+from solver.games.funkel.codec import from_json as from_text  # noqa: E402,F401
+from solver.games.funkel.codec import to_json as to_text  # noqa: E402,F401
+from solver.games.funkel.rules import INFO, LAYOUTS, Push, Place, COMMON  # noqa: E402
+from solver.games.funkel.rules import public_view, sample_hidden  # noqa: E402
+from solver.options import Option, count, seconds, seed, whole  # noqa: E402
+
+
+def current_player(state) -> int:
+    return state.to_move
+
+
+def observe(state, seat: int):
+    """What ``seat`` knows: every seat sees the same public view."""
+    return public_view(state)
+
+
+def sample(view, rng):
+    """A full state drawn uniformly among those consistent with the public view."""
+    return sample_hidden(view, rng)
+
+
+def action_to_text(state, action) -> str:
+    """An action in words: ``rail 2: colour 0 cart``, ``rail 1: common cart``, ``display 2``,
+    ``pass``."""
+    if isinstance(action, Push):
+        cart = "common" if action.kind == COMMON else f"colour {action.kind}"
+        return f"rail {action.rail}: {cart} cart"
+    if isinstance(action, Place):
+        return f"display {action.display}"
+    return "pass"
+
+
+def action_from_text(state, text: str):
+    """A legal action by its words (as :func:`action_to_text` writes them) or its number in the
+    list of legal actions (1 = the first)."""
+    from solver.games.funkel.rules import legal_actions
+    return pick_action(legal_actions(state), lambda a: action_to_text(state, a), text)
+
+
+def pick_action(actions, name, text: str):
+    from solver.errors import InputError
+    text = text.strip()
+    for i, action in enumerate(actions, 1):
+        if text == name(action) or text == str(i):
+            return action
+    raise InputError(f"{text[:60]!r} is not a legal action: give its number 1..{len(actions)} "
+                     f"or its name")
+
+
+GAME = Game(
+    info=INFO,
+    commands="solver.games.funkel.commands",
+    api="solver.games.funkel.api",
+    capabilities=frozenset({"estimate", "mcts"}),
+    rules_options=(
+        Option("--players", whole(2, 4, "players"), "2, 3 or 4 (default 2)", default=2,
+               metavar="N"),
+        Option("--layout", str, "pinwheel (default) or crossing", default="pinwheel",
+               choices=tuple(LAYOUTS)),
+    ),
+    best_options=(
+        Option("--time", seconds, "estimate for S seconds", metavar="S", group="budget"),
+        Option("--samples", count, "N samples (mc: hidden deals; mcts: simulations)",
+               metavar="N", group="budget"),
+        Option("--method", str, "mc: flat Monte Carlo (default); mcts: determinized MCTS",
+               default="mc", choices=("mc", "mcts")),
+        Option("--rollout", str, "random (default) or greedy", default="random",
+               choices=("random", "greedy")),
+        Option("--seat", whole(0, 3, "the seat"), "the asking seat (must be the seat to move)"),
+        Option("--threads", whole(1, 256, "threads"), "threads (default 1)", default=1,
+               metavar="T"),
+        Option("--seed", seed, "random seed (default 0)", default=0),
+    ),
+    new_options=(Option("--view", None, "only what the players see"),),
+    position_help="a position file ('-': standard input), as `solver new funkel` prints",
+    variants=(dict(players=2), dict(players=3, layout="crossing"),
+              dict(players=4, hidden_shafts=True)),
+    bench_positions="funkel.jsonl",
+    human_play=True,
+)

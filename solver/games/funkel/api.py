@@ -110,14 +110,8 @@ def action_of(code: int) -> Action:
 
 
 def describe(action: Action) -> str:
-    """An action in words: ``rail 2: colour 0 cart``, ``rail 1: common cart``, ``display 2``,
-    ``pass``."""
-    if isinstance(action, Push):
-        cart = "common" if action.kind == COMMON else f"colour {action.kind}"
-        return f"rail {action.rail}: {cart} cart"
-    if isinstance(action, Place):
-        return f"display {action.display}"
-    return "pass"
+    """An action in words (``solver.games.funkel.action_to_text``)."""
+    return reference.action_to_text(None, action)
 
 
 def action_to_dict(action: Action) -> dict:
@@ -425,22 +419,7 @@ def adapter(layout: str = "pinwheel") -> matches.GameAdapter:
         observe=lambda state, seat: reference.public_view(state))
 
 
-@dataclass
-class Frame:
-    """One position of a played game: ``action`` (by ``seat``) led to it (None at the start);
-    ``result`` per seat once the game is over."""
-
-    ply: int
-    seat: int | None
-    action: str | None
-    position: str
-    picture: str
-    result: tuple[float, ...] | None = None
-
-    def to_dict(self) -> dict:
-        return dict(ply=self.ply, seat=self.seat, action=self.action, position=self.position,
-                    picture=self.picture,
-                    result=None if self.result is None else list(self.result))
+Frame = matches.Frame
 
 
 def play_game(players: int, bots, seed: int = 0, layout: str = "pinwheel") -> list[Frame]:

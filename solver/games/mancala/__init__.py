@@ -4,3 +4,47 @@ kernel bridge (``api``) and the MCTS wrapper (``mcts``), loaded on demand.
 This package re-exports the reference, so ``from solver.games import mancala`` is the oracle.
 """
 from solver.games.mancala.rules import *  # noqa: F401,F403
+
+from solver.games import Game
+from solver.games.mancala.rules import INFO, MAX_PITS
+from solver.options import Option, count, seconds, seed, whole
+
+GAME = Game(
+    info=INFO,
+    commands="solver.games.mancala.commands",
+    api="solver.games.mancala.api",
+    capabilities=frozenset({"alphabeta", "exact", "mcts", "tables", "perft"}),
+    rules_options=(
+        Option("--pits", whole(1, MAX_PITS, "pits per side"), "pits per side (default 6, or as "
+               "the position has)", metavar="M"),
+        Option("--stones", whole(1, 127, "stones per pit"), "stones per pit at the start "
+               "(default 4; checked against the position when given)", metavar="N"),
+        Option("--no-capture-empty", None, "capture only when the opposite pit holds stones",
+               default=True, dest="capture_empty"),
+    ),
+    best_options=(
+        Option("--time", seconds, "search for about S seconds (default 3)", metavar="S",
+               group="budget"),
+        Option("--depth", whole(1, 254, "the depth"), "search D sowings deep", metavar="D",
+               group="budget"),
+        Option("--exact", None, "prove the game-theoretic value", group="budget"),
+        Option("--mcts", None, "Monte Carlo tree search instead of alpha-beta"),
+        Option("--simulations", count, "with --mcts: N simulations (default 100000 when no "
+               "--time)", metavar="N"),
+        Option("--threads", whole(1, 256, "threads"), "with --mcts: T trees in parallel (root "
+               "parallelism)", metavar="T"),
+        Option("--seed", seed, "with --mcts: random seed (default 0)", metavar="S"),
+        Option("--all-moves", None, "also give the exact value of every legal move"),
+        Option("--tables", str, "endgame tables to probe (default: those in the per-user table "
+               "folder, with --exact)", metavar="DIR"),
+        Option("--no-tables", None, "probe no endgame tables"),
+        Option("--table-mb", whole(1, 65536, "--table-mb"), "transposition table size (default "
+               "64; with --exact 16 to 1024 by the stones in play)", metavar="MB"),
+    ),
+    position_help="'P1,...,Pm/Pm+1,...,P2m SA-SB X' (default: the start)",
+    position_required=False,
+    variants=(dict(pits=6, stones=4), dict(pits=6, stones=4, capture_empty=False),
+              dict(pits=3, stones=3), dict(pits=1, stones=2)),
+    bench_positions="mancala.txt",
+    human_play=True,
+)

@@ -1,8 +1,10 @@
-"""Mancala glue: the reference rules (``solver.games.mancala``) joined to the packed kernel
-(``kernels.mancala``). Converts positions and move names between the two."""
+"""Mancala's user API (``solver.mancala``): best move, solve, perft, on the packed kernel
+(``kernels.mancala``) joined to the reference rules (``solver.games.mancala``, whose game contract
+this module re-exports: ``new_game``, ``apply``, ``from_text``, ...). Converts positions and move
+names between the two."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -11,26 +13,30 @@ from kernels import mancala as kernel
 from kernels import perft as perft_kernels
 from solver.errors import InputError
 from solver.games import mancala as reference
+from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
+                                        draw, from_text, is_over, legal_actions, new_game,
+                                        result, to_text)
 from solver.search.alphabeta import AlphaBeta, EndgameTables, KernelGame, SearchResult
-from solver.games.mancala import (A, B, Position, Rules, draw_board, format_position,  # noqa: F401
-                                  legal_moves, parse_move, parse_position, play, start)
 
 
-def to_packed(pos: Position, capture_empty: bool = True) -> tuple[np.uint64, np.uint64]:
-    """The kernel's ``(mover, other)`` words for a reference position."""
+def to_packed(pos: Position) -> tuple[np.uint64, np.uint64]:
+    """The kernel's ``(mover, other)`` words for a reference position (its capture rule goes
+    into the rule lane)."""
     side, m = pos.to_move, pos.m
-    mover = kernel.pack_side(pos.side_pits(side), pos.stores[side], m, capture_empty)
-    other = kernel.pack_side(pos.side_pits(1 - side), pos.stores[1 - side], m, capture_empty)
+    mover = kernel.pack_side(pos.side_pits(side), pos.stores[side], m, pos.capture_empty)
+    other = kernel.pack_side(pos.side_pits(1 - side), pos.stores[1 - side], m, pos.capture_empty)
     return mover, other
 
 
 def from_packed(state, to_move: int) -> Position:
     """The reference position of kernel words, given which side (A or B) is the mover."""
-    mover_pits, mover_store, _, _ = kernel.unpack_side(state[0])
+    mover_pits, mover_store, _, capture_empty = kernel.unpack_side(state[0])
     other_pits, other_store, _, _ = kernel.unpack_side(state[1])
     if to_move == A:
-        return Position(tuple(mover_pits + other_pits), (mover_store, other_store), A)
-    return Position(tuple(other_pits + mover_pits), (other_store, mover_store), 1 - A)
+        return Position(tuple(mover_pits + other_pits), (mover_store, other_store), A,
+                        bool(capture_empty))
+    return Position(tuple(other_pits + mover_pits), (other_store, mover_store), 1 - A,
+                    bool(capture_empty))
 
 
 def lane_of(move: int, side: int, m: int) -> int:
@@ -56,17 +62,17 @@ def _check_depth(depth: int, least: int) -> None:
         raise InputError(f"perft depth must be a whole number >= {least}, got {depth!r}")
 
 
-def perft(pos: Position, depth: int, capture_empty: bool = True) -> int:
+def perft(pos: Position, depth: int) -> int:
     """Lines of exactly ``depth`` sowings from ``pos`` (an extra turn is a sowing of its own; a
     finished game is a leaf at its own depth and counts nothing deeper). Depth 0 is 1."""
     _check_depth(depth, 0)
     count = perft_kernels.perft_kernel(*_game_signatures())
     moves_buffer = np.empty((max(int(depth), 1), pos.m), np.int64)
-    return int(count(to_packed(pos, capture_empty), depth, kernel.legal_moves, kernel.play,
+    return int(count(to_packed(pos), depth, kernel.legal_moves, kernel.play,
                      moves_buffer))
 
 
-def perft_divide(pos: Position, depth: int, capture_empty: bool = True) -> dict[int, int]:
+def perft_divide(pos: Position, depth: int) -> dict[int, int]:
     """:func:`perft` split by first move: rulebook bin number -> leaves below it (depth >= 1)."""
     _check_depth(depth, 1)
     signatures = _game_signatures()
@@ -75,7 +81,7 @@ def perft_divide(pos: Position, depth: int, capture_empty: bool = True) -> dict[
     moves_buffer = np.empty((int(depth), pos.m), np.int64)
     root_lanes = np.empty(pos.m, np.int64)
     counts = np.empty(pos.m, np.int64)
-    n = divide(to_packed(pos, capture_empty), depth, kernel.legal_moves, kernel.play,
+    n = divide(to_packed(pos), depth, kernel.legal_moves, kernel.play,
                moves_buffer, count, root_lanes, counts)
     return {move_of(int(lane), pos.to_move, pos.m): int(leaves)
             for lane, leaves in zip(root_lanes[:n], counts[:n])}
@@ -148,7 +154,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                                   wanted=exact if tables is None else bool(tables))
     game = kernel_game() if found_tables is None else kernel_game(with_tables=True)
     engine = AlphaBeta(game, table_mb or default_table_mb(pos, exact), found_tables)
-    state = to_packed(pos, rules.capture_empty)
+    state = to_packed(pos)
     if exact:
         found = engine.solve(state, all_moves=all_moves)
     else:
@@ -160,7 +166,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                  pv=pv_bins(state, side, found.pv),
                  moves=None if found.moves is None else {move_of(k, side, m): v
                                                          for k, v in sorted(found.moves.items())})
-    return BestMove(**named, position=reference.format_position(pos), rules=rules,
+    return BestMove(**named, position=reference.to_text(pos), rules=rules,
                     table_levels=0 if found_tables is None else found_tables.max_swing)
 
 
@@ -201,11 +207,11 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None) -
     the proofs. ``tables`` as in :func:`best_move` (None: the default directory's, if built)."""
     import time
     start_time = time.perf_counter()
-    pos = reference.start(rules)
+    pos = reference.new_game(rules)
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False))
     engine = AlphaBeta(kernel_game(with_tables=found_tables is not None),
                        table_mb or default_table_mb(pos, True), found_tables)
-    state = to_packed(pos, rules.capture_empty)
+    state = to_packed(pos)
     root = engine.solve(state, all_moves=True)
     openings = []
     for lane, value in sorted(root.moves.items()):
@@ -252,8 +258,8 @@ def playable_position(position: Position | str | None, rules: Rules | None
     else:
         pos, rules = position_and_rules(position, rules.pits, None if position is not None
                                         else rules.stones, rules.capture_empty)
-    if reference.is_terminal(pos):
-        raise InputError(f"the game is over in {reference.format_position(pos)}: final stores "
+    if reference.is_over(pos):
+        raise InputError(f"the game is over in {reference.to_text(pos)}: final stores "
                          f"{'-'.join(map(str, reference.final_stores(pos)))}")
     return pos, rules
 
@@ -280,14 +286,19 @@ def pv_bins(state, side: int, lanes: list[int]) -> list[int]:
 
 
 def position_and_rules(position: Position | str | None = None, pits: int | None = None,
-                       stones: int | None = None, capture_empty: bool = True
+                       stones: int | None = None, capture_empty: bool | None = None
                        ) -> tuple[Position, Rules]:
     """The position (the start when None) and the rules it is played under. ``pits`` and
-    ``stones`` default to what the position shows and are checked against it when given."""
+    ``stones`` default to what the position shows and are checked against it when given;
+    ``capture_empty`` to the position's own rule (the default rule for text and the start)."""
     if position is None:
-        rules = Rules(pits or 6, stones or 4, capture_empty)
-        return reference.start(rules), rules
-    pos = reference.parse_position(position) if isinstance(position, str) else position
+        rules = Rules(6 if pits is None else pits, 4 if stones is None else stones,
+                      True if capture_empty is None else capture_empty)
+        return reference.new_game(rules), rules
+    pos = reference.from_text(position) if isinstance(position, str) else position
+    if capture_empty is None:
+        capture_empty = pos.capture_empty
+    pos = replace(pos, capture_empty=capture_empty)
     if pits is not None and pits != pos.m:
         raise InputError(f"position has {pos.m} bins per side, but pits is {pits}")
     if stones is not None and pos.stones() != 2 * pos.m * stones:

@@ -29,9 +29,9 @@ def mcts_game(m: int = reference.MAX_PITS) -> mcts.MctsGame:
                          rollout=playout.rollout)
 
 
-def mcts_state(pos: Position, capture_empty: bool = True):
+def mcts_state(pos: Position):
     """The MCTS kernel state of a reference position (the packed pair, side B's word marked)."""
-    return playout.mark_sides(to_packed(pos, capture_empty), pos.to_move)
+    return playout.mark_sides(to_packed(pos), pos.to_move)
 
 
 @dataclass
@@ -94,14 +94,14 @@ def mcts_best_move(position: Position | str | None = None, rules: Rules | None =
     answer. ``solver``: MCTS-Solver backups of proven wins, draws and losses."""
     pos, rules = playable_position(position, rules)
     try:
-        found = mcts.search(mcts_game(pos.m), mcts_state(pos, rules.capture_empty),
+        found = mcts.search(mcts_game(pos.m), mcts_state(pos),
                             simulations=simulations, seconds=seconds, threads=threads, seed=seed,
                             c=c, solver=solver, memory_mb=memory_mb)
     except ValueError as error:
         raise InputError(str(error)) from None
     side, m = pos.to_move, pos.m
     return MctsMove(
-        position=reference.format_position(pos), rules=rules, move=move_of(found.move, side, m),
+        position=reference.to_text(pos), rules=rules, move=move_of(found.move, side, m),
         moves={move_of(lane, side, m): MoveStats(s.visits, s.mean_reward, s.mean_score, s.proven)
                for lane, s in sorted(found.moves.items())},
         simulations=found.simulations, seconds=found.seconds, threads=found.threads, seed=seed,

@@ -13,17 +13,23 @@ Board (m = 6), as the rulebook numbers it; sowing runs counter-clockwise::
 Sowing order: bins 1..m, A's store, bins m+1..2m, B's store, bin 1, ... A player never sows into
 the opponent's store. Bin i (A's side) lies opposite bin 2m+1-i.
 
-Position notation (round-trips with :func:`parse_position` / :func:`format_position`)::
+Position notation (round-trips with :func:`from_text` / :func:`to_text`; the capture rule is not
+part of the text, it comes with the rules the text is read under)::
 
     P1,P2,...,Pm/Pm+1,...,P2m SA-SB X        e.g. the Kalah(6,4) start:
     4,4,4,4,4,4/4,4,4,4,4,4 0-0 A
 
 Moves are named by the rulebook's bin numbers: A plays 1..m, B plays m+1..2m.
+
+The game contract (the same names in every game of ``solver.games``): :func:`new_game`,
+:func:`current_player`, :func:`legal_actions`, :func:`apply`, :func:`is_over`, :func:`result`,
+:func:`to_text` / :func:`from_text`, :func:`action_to_text` / :func:`action_from_text`, :func:`draw`.
+A :class:`Position` carries its capture rule, so ``apply`` needs nothing else.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from solver.errors import InputError
 from solver.games import GameInfo, register
@@ -58,11 +64,15 @@ class Rules:
 
 @dataclass(frozen=True)
 class Position:
-    """``pits[i]`` holds bin i+1 (0..m-1: A's bins, m..2m-1: B's); ``stores`` = (A's, B's)."""
+    """``pits[i]`` holds bin i+1 (0..m-1: A's bins, m..2m-1: B's); ``stores`` = (A's, B's);
+    ``capture_empty``: the capture rule it is played under (:class:`Rules`). The rule travels
+    with the position so that :func:`apply` needs nothing else, but it is not part of the
+    position's identity: equality and hashing look at the stones, the stores and the mover."""
 
     pits: tuple[int, ...]
     stores: tuple[int, int]
     to_move: int
+    capture_empty: bool = field(default=True, compare=False)
 
     @property
     def m(self) -> int:
@@ -75,11 +85,16 @@ class Position:
         return sum(self.pits) + sum(self.stores)
 
     def __str__(self) -> str:
-        return format_position(self)
+        return to_text(self)
 
 
-def start(rules: Rules = Rules()) -> Position:
-    return Position((rules.stones,) * (2 * rules.pits), (0, 0), A)
+def new_game(rules: Rules = Rules(), seed: int | None = None) -> Position:
+    """The start of Kalah(pits, stones); ``seed`` is ignored (the game has no chance)."""
+    return Position((rules.stones,) * (2 * rules.pits), (0, 0), A, rules.capture_empty)
+
+
+def current_player(pos: Position) -> int:
+    return pos.to_move
 
 
 # --- rules ---------------------------------------------------------------------------------------
@@ -89,21 +104,21 @@ def bins_of(side: int, m: int) -> range:
     return range(side * m + 1, side * m + m + 1)
 
 
-def legal_moves(pos: Position) -> list[int]:
+def legal_actions(pos: Position) -> list[int]:
     """Bin numbers the side to move may sow from; empty once the game is over."""
-    if is_terminal(pos):
+    if is_over(pos):
         return []
     return [b for b in bins_of(pos.to_move, pos.m) if pos.pits[b - 1] > 0]
 
 
-def is_terminal(pos: Position) -> bool:
+def is_over(pos: Position) -> bool:
     """The game is over as soon as either side's bins are all empty."""
     return not any(pos.side_pits(A)) or not any(pos.side_pits(B))
 
 
 def final_stores(pos: Position) -> tuple[int, int]:
     """Stores once the game is over: each player puts the stones left in his bins in his store."""
-    assert is_terminal(pos)
+    assert is_over(pos)
     return (pos.stores[A] + sum(pos.side_pits(A)), pos.stores[B] + sum(pos.side_pits(B)))
 
 
@@ -111,6 +126,13 @@ def score(pos: Position) -> int:
     """Final store difference from the side to move's view (a terminal position)."""
     a, b = final_stores(pos)
     return a - b if pos.to_move == A else b - a
+
+
+def result(pos: Position) -> tuple[float, float]:
+    """Per side (A, B) of a finished game: 1 for the larger final store, 0 for the smaller, a half
+    each for a draw."""
+    a, b = final_stores(pos)
+    return (1.0, 0.0) if a > b else (0.0, 1.0) if b > a else (0.5, 0.5)
 
 
 def _sowing_cycle(side: int, m: int) -> list[int]:
@@ -122,11 +144,11 @@ def _sowing_cycle(side: int, m: int) -> list[int]:
     return own + [-1] + theirs
 
 
-def play(pos: Position, move: int, capture_empty: bool = True) -> Position:
-    """Sow from bin ``move`` (1-based) for the side to move, stone by stone."""
-    if move not in legal_moves(pos):
+def apply(pos: Position, move: int) -> Position:
+    """Sow from bin ``move`` (1-based) for the side to move, stone by stone (a new position)."""
+    if move not in legal_actions(pos):
         raise InputError(f"illegal move {move}: {SIDE_NAMES[pos.to_move]} may play "
-                         f"{', '.join(map(str, legal_moves(pos))) or 'nothing (game over)'}")
+                         f"{', '.join(map(str, legal_actions(pos))) or 'nothing (game over)'}")
     m, side = pos.m, pos.to_move
     pits, stores = list(pos.pits), list(pos.stores)
     cycle = _sowing_cycle(side, m)
@@ -144,30 +166,33 @@ def play(pos: Position, move: int, capture_empty: bool = True) -> Position:
     extra_turn = last == -1
     if last != -1 and last // m == side and pits[last] == 1:  # last stone fell into an empty own bin
         opposite = 2 * m - 1 - last
-        if capture_empty or pits[opposite] > 0:
+        if pos.capture_empty or pits[opposite] > 0:
             stores[side] += 1 + pits[opposite]
             pits[last] = pits[opposite] = 0
     nxt = side if extra_turn else 1 - side
-    after = Position(tuple(pits), (stores[A], stores[B]), nxt)
-    if is_terminal(after):
-        after = Position((0,) * (2 * m), final_stores(after), nxt)
+    after = Position(tuple(pits), (stores[A], stores[B]), nxt, pos.capture_empty)
+    if is_over(after):
+        after = Position((0,) * (2 * m), final_stores(after), nxt, pos.capture_empty)
     return after
 
 
 # --- notation ------------------------------------------------------------------------------------
 
-_POSITION = re.compile(r"^\s*(\S+)\s+(\d+)-(\d+)\s+([AB])\s*$")
+_POSITION = re.compile(r"^\s*(\S+)\s+(\d{1,9})-(\d{1,9})\s+([AB])\s*$")
 
 
-def parse_position(text: str, rules: Rules | None = None) -> Position:
-    """Read ``P1,...,Pm/Pm+1,...,P2m SA-SB X``; with ``rules`` the bin and stone counts must fit."""
+def from_text(text: str, rules: Rules | None = None) -> Position:
+    """Read ``P1,...,Pm/Pm+1,...,P2m SA-SB X``; with ``rules`` the bin and stone counts must fit
+    and the position takes their capture rule (without: the default, captures from empty pits)."""
+    if not isinstance(text, str):
+        raise InputError(f"a position must be text, got {type(text).__name__}")
     match = _POSITION.match(text)
     if not match:
-        raise InputError(f"malformed position {text.strip()!r}: expected 'P1,...,Pm/Pm+1,...,P2m "
+        raise InputError(f"malformed position {_shown(text)}: expected 'P1,...,Pm/Pm+1,...,P2m "
                          f"SA-SB X' such as '4,4,4,4,4,4/4,4,4,4,4,4 0-0 A'")
     groups = match.group(1).split("/")
     if len(groups) != 2:
-        raise InputError(f"malformed position {text.strip()!r}: the bins need two groups "
+        raise InputError(f"malformed position {_shown(text)}: the bins need two groups "
                          f"separated by '/' (A's bins, then B's)")
     sides = [_parse_counts(g, name) for g, name in zip(groups, "AB")]
     if len(sides[0]) != len(sides[1]):
@@ -179,7 +204,7 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
     if not 1 <= m <= MAX_PITS:
         raise InputError(f"position has {m} bins per side; 1..{MAX_PITS} are supported")
     pos = Position(tuple(sides[0] + sides[1]), (int(match.group(2)), int(match.group(3))),
-                   SIDE_NAMES.index(match.group(4)))
+                   SIDE_NAMES.index(match.group(4)), True if rules is None else rules.capture_empty)
     total = pos.stones()
     if total > MAX_STONES_TOTAL:
         raise InputError(f"position holds {total} stones; at most {MAX_STONES_TOTAL} fit the "
@@ -192,33 +217,44 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
     return pos
 
 
+def _shown(text: str, limit: int = 60) -> str:
+    """A piece of bad input quoted in an error: on one line, and not too long."""
+    text = text.strip()
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 def _parse_counts(group: str, side: str) -> list[int]:
     counts = []
-    for field in group.split(","):
-        if not re.fullmatch(r"-?\d+", field.strip()):
-            raise InputError(f"bin count {field!r} on {side}'s side is not a whole number")
-        value = int(field)
+    for text in group.split(","):
+        if not re.fullmatch(r"-?\d{1,9}", text.strip()):
+            raise InputError(f"bin count {text[:20]!r} on {side}'s side is not a whole number "
+                             f"(of at most 9 digits)")
+        value = int(text)
         if value < 0:
             raise InputError(f"bin count {value} on {side}'s side is negative")
         counts.append(value)
     return counts
 
 
-def format_position(pos: Position) -> str:
+def to_text(pos: Position) -> str:
     a, b = pos.side_pits(A), pos.side_pits(B)
     return (f"{','.join(map(str, a))}/{','.join(map(str, b))} "
             f"{pos.stores[A]}-{pos.stores[B]} {SIDE_NAMES[pos.to_move]}")
 
 
-def parse_move(text: str, pos: Position) -> int:
+def action_to_text(pos: Position, move: int) -> str:
+    return str(move)
+
+
+def action_from_text(pos: Position, text: str) -> int:
     """A move by bin number; it must be a legal move of the side to move."""
     if not re.fullmatch(r"\s*\d+\s*", text):
         raise InputError(f"move {text!r} is not a bin number")
     move = int(text)
-    if move in legal_moves(pos):
+    if move in legal_actions(pos):
         return move
     own = bins_of(pos.to_move, pos.m)
-    if is_terminal(pos):
+    if is_over(pos):
         why = "the game is over"
     elif not 1 <= move <= 2 * pos.m:
         why = f"there is no bin {move}"
@@ -229,7 +265,7 @@ def parse_move(text: str, pos: Position) -> int:
     raise InputError(f"illegal move {move} for {SIDE_NAMES[pos.to_move]}: {why}")
 
 
-def draw_board(pos: Position) -> str:
+def draw(pos: Position) -> str:
     """The board as the rulebook pictures it: B's bins on top (right to left), A's below, each
     store at its owner's right hand, bin numbers outside."""
     m = pos.m

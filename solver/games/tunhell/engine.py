@@ -36,3 +36,29 @@ def to_action(code: int) -> Action:
     """The reference Action of an engine action code."""
     move, card, mine, cards, use_digger = decode_action(code)
     return Action(Move(move), card, mine, cards, use_digger)
+
+
+class Engine:
+    """The registry's kernel-bridge interface over the Cython engine (conformance battery)."""
+
+    def __init__(self, state: State):
+        self.engine = from_reference(state)
+
+    def legal_actions(self) -> list[Action]:
+        return [to_action(code) for code in self.engine.legal_actions()]
+
+    def apply(self, action: Action) -> None:
+        self.engine.apply(to_code(action))
+
+    def is_over(self) -> bool:
+        return bool(self.engine.is_over())
+
+    def result(self) -> tuple[float, ...]:
+        return tuple(self.engine.result())
+
+    def state(self) -> State:
+        return to_reference(self.engine)
+
+
+def load(state: State) -> Engine:
+    return Engine(state)

@@ -1,0 +1,148 @@
+"""Mancala on the command line: what ``solver best|new|play|match mancala`` call, and how their
+answers are printed. The parsers come from the options the registry record declares."""
+from __future__ import annotations
+
+from dataclasses import replace
+from time import perf_counter as _clock
+
+from solver.errors import InputError
+from solver.games.mancala import rules as reference
+
+
+def rules_and_position(position: str | None, pits, stones, capture_empty):
+    from solver.games.mancala.api import position_and_rules
+    return position_and_rules(position, pits, stones, capture_empty)
+
+
+def best(position: str | None, rules_options: dict, options: dict):
+    """Alpha-beta (timed, to a depth, or exact) or, with ``mcts``, Monte Carlo tree search."""
+    from solver.games.mancala.api import best_move, playable_position
+    pos, rules = rules_and_position(position, **rules_options)
+    if options["mcts"]:
+        return _mcts(pos, rules, options)
+    for option in ("simulations", "threads", "seed"):
+        if options[option] is not None:
+            raise InputError(f"--{option} goes with --mcts")
+    pos, rules = playable_position(pos, rules)
+    return best_move(pos, rules, seconds=options["time"], depth=options["depth"],
+                     exact=options["exact"], all_moves=options["all_moves"],
+                     table_mb=options["table_mb"],
+                     tables=False if options["no_tables"] else options["tables"])
+
+
+def _mcts(pos, rules, options):
+    from solver.games.mancala.mcts import mcts_best_move
+    if options["depth"] is not None or options["exact"] or options["all_moves"]:
+        raise InputError("--mcts takes --simulations and/or --time, not --depth, --exact or "
+                         "--all-moves")
+    return mcts_best_move(pos, rules, simulations=options["simulations"],
+                          seconds=options["time"], threads=options["threads"] or 1,
+                          seed=options["seed"] or 0)
+
+
+def best_text(found) -> str:
+    from solver.games.mancala.mcts import MctsMove
+    if isinstance(found, MctsMove):
+        return _mcts_text(found)
+    rules, pos = found.rules, reference.from_text(found.position, found.rules)
+    capture = "also from an empty opposite pit" if rules.capture_empty else \
+        "only from a non-empty opposite pit"
+    how = "exact" if found.exact else f"depth {found.depth}"
+    lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   "
+             f"(captures {capture})", "", reference.draw(pos), "",
+             f"best move: {found.move}   value: {found.value:+d} ({how})",
+             f"line: {' '.join(map(str, found.pv))}"]
+    if found.moves is not None:
+        lines.append("moves: " + "  ".join(f"{m}: {v:+d}" for m, v in found.moves.items()))
+    lines.append(f"nodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
+                 f"time: {found.seconds:.3f} s")
+    if found.table_levels:
+        lines.append(f"endgame tables: levels 1..{found.table_levels}, "
+                     f"{found.table_hits:,} positions looked up")
+    return "\n".join(lines)
+
+
+def _mcts_text(found) -> str:
+    rules, pos = found.rules, reference.from_text(found.position, found.rules)
+    lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   (MCTS, "
+             f"{found.threads} thread{'s' * (found.threads > 1)}, seed {found.seed})", "",
+             reference.draw(pos), "",
+             f"best move: {found.move}" + ("" if found.proven is None else
+                                           f"   proven outcome: {found.proven:g}"),
+             f"{'move':>6} {'visits':>10} {'win rate':>9} {'store diff':>11}"]
+    for move, stats in found.moves.items():
+        lines.append(f"{move:>6} {stats.visits:>10,} {stats.mean_outcome:>9.3f} "
+                     f"{stats.mean_store_difference:>+11.2f}")
+    lines.append(f"simulations: {found.simulations:,}   simulations/s: "
+                 f"{found.simulations_per_second:,.0f}   time: {found.seconds:.3f} s")
+    return "\n".join(lines)
+
+
+def new(rules_options: dict, seed: int, options: dict) -> str:
+    """The start position of Kalah(pits, stones) in notation (the game has no deal: ``seed`` is
+    only echoed by the CLI)."""
+    _, rules = rules_and_position(None, **rules_options)
+    return reference.to_text(reference.new_game(rules))
+
+
+def play(rules_options: dict, bots: list, seed: int, observer=None):
+    from solver.games.mancala.bots import play_game
+    _, rules = rules_and_position(None, **rules_options)
+    return play_game(rules, bots, seed, observer=observer)
+
+
+def match(rules_options: dict, bots: list, games: int, seed: int):
+    from solver.games.mancala.bots import match as run
+    _, rules = rules_and_position(None, **rules_options)
+    return run(rules, bots, games, seed)
+
+
+def bots():
+    from solver.games.mancala.bots import BOTS
+    return BOTS
+
+
+def describe_moves(pos) -> str:
+    return "bins " + ", ".join(map(str, reference.legal_actions(pos)))
+
+
+# --- solver bench -------------------------------------------------------------------------------
+
+def bench_positions() -> list[dict]:
+    from solver.bench import mancala_positions
+    return mancala_positions()
+
+
+def bench_searches():
+    from solver.bench import BenchSearch
+    return [BenchSearch("mancala", "alphabeta", _bench_alphabeta, _bench_warm_up),
+            BenchSearch("mancala", "perft", _bench_perft, _bench_warm_up)]
+
+
+def _bench_alphabeta(entry: dict, depth: int | None, threads: int) -> int:
+    from solver.games.mancala import api as mancala
+    from solver.search.alphabeta import AlphaBeta
+    engine = AlphaBeta(mancala.kernel_game(), 64)
+    engine.tt[:] = 0  # page the table in before the clock starts
+    state = mancala.to_packed(replace(mancala.from_text(entry["position"]), capture_empty=entry["capture_empty"]))
+    start = _clock()
+    found = engine.iterate(state, max_depth=depth or 20)
+    entry["_seconds"] = _clock() - start
+    return found.nodes
+
+
+def _bench_perft(entry: dict, depth: int | None, threads: int) -> int:
+    from solver.games.mancala import api as mancala
+    pos = mancala.from_text(entry["position"])
+    start = _clock()
+    leaves = mancala.perft(replace(pos, capture_empty=entry["capture_empty"]), min(depth or 10, 12))
+    entry["_seconds"] = _clock() - start
+    return leaves
+
+
+def _bench_warm_up():
+    from solver.games.mancala import api as mancala
+    mancala.best_move("1,1/1,1 0-0 A", depth=2)
+    mancala.perft(mancala.new_game(), 2)
+
+

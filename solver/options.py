@@ -1,0 +1,132 @@
+"""Options as data: what a game declares for the command line and the checks every value gets.
+
+A game lists its options (:class:`Option`) in its registry record; the CLI builds its parsers
+from them, so no command holds per-game parser code. Every value is checked the same way
+everywhere (a seed, a time, a count), and a bad one is an :class:`InputError` naming the option.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from solver.errors import InputError
+
+SEED_MAX = 2**32 - 1          # every kernel takes a seed in 0..2^32-1 (mixed into 64-bit streams)
+SECONDS_MAX = 7 * 24 * 3600.0  # a week: anything longer is a typo, and inf would never stop
+COUNT_MAX = 10**12
+
+
+def seconds(text: str) -> float:
+    """A time budget: a finite number of seconds > 0 (at most a week)."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise InputError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0 or value > SECONDS_MAX:
+        raise InputError(f"a time must be a finite number of seconds in (0, {SECONDS_MAX:g}], "
+                         f"got {text}")
+    return value
+
+
+def _whole(text: str, low: int, high: int, what: str) -> int:
+    text = str(text).strip()
+    if not text.lstrip("+-").isdigit() or len(text) > 20:
+        raise InputError(f"{what} must be a whole number {low}..{high}, got {text!r}")
+    value = int(text)
+    if not low <= value <= high:
+        raise InputError(f"{what} must be {low}..{high}, got {value}")
+    return value
+
+
+def count(text: str) -> int:
+    """A positive count (simulations, samples, games, threads)."""
+    return _whole(text, 1, COUNT_MAX, "a count")
+
+
+def seed(text: str) -> int:
+    """A random seed, 0..SEED_MAX."""
+    return _whole(text, 0, SEED_MAX, "a seed")
+
+
+def whole(low: int, high: int, what: str = "the value") -> Callable[[str], int]:
+    """A whole number in low..high."""
+    def parse(text: str) -> int:
+        return _whole(text, low, high, what)
+    parse.__name__ = what
+    return parse
+
+
+def check_seed(value: Any) -> int:
+    """The API's check of a seed given as a Python value."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"a seed must be a whole number 0..{SEED_MAX}, got {value!r}")
+    return seed(str(value))
+
+
+def check_seconds(value: Any) -> float:
+    """The API's check of a time given as a Python value."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"a time must be a number of seconds, got {value!r}")
+    return seconds(repr(float(value)))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option: ``flag`` (``--time``), ``parse`` (text -> value, raising
+    InputError; None for an on/off switch), the help text, its default, and ``dest`` (the name
+    of the keyword it feeds; default: the flag's name with ``-`` as ``_``). A switch whose
+    ``default`` is True is turned off by its flag (``--no-capture-empty``)."""
+
+    flag: str
+    parse: Callable[[str], Any] | None
+    help: str
+    default: Any = None
+    dest: str | None = None
+    choices: tuple = ()
+    metavar: str | None = None
+    group: str | None = None    # options of one group exclude each other (a budget, say)
+
+    @property
+    def name(self) -> str:
+        if self.dest:
+            return self.dest
+        return self.flag.lstrip("-").replace("-", "_")
+
+    def add_to(self, parser) -> None:
+        target = parser
+        if self.parse is None:
+            action = "store_false" if self.default is True else "store_true"
+            target.add_argument(self.flag, dest=self.name, action=action,
+                                help=self.help.replace("%", "%%"))
+            return
+        target.add_argument(self.flag, dest=self.name, type=self._checked, default=self.default,
+                            metavar=self.metavar, help=self.help.replace("%", "%%"))
+
+    def _checked(self, text: str):
+        try:
+            value = self.parse(text)
+        except InputError as error:   # argparse then says "argument --flag: <why>"
+            raise argparse.ArgumentTypeError(str(error)) from None
+        if self.choices and value not in self.choices:
+            raise InputError(f"{self.flag} must be one of {', '.join(map(str, self.choices))}, "
+                             f"got {text!r}")
+        return value
+
+
+def add_options(parser, options) -> None:
+    """Add ``options`` to an argparse parser, options of one ``group`` mutually exclusive."""
+    groups = {}
+    for option in options:
+        target = parser
+        if option.group is not None:
+            if option.group not in groups:
+                groups[option.group] = parser.add_mutually_exclusive_group()
+            target = groups[option.group]
+        option.add_to(target)
+
+
+def values(args, options) -> dict:
+    """The parsed values of ``options`` from an argparse namespace, by keyword name."""
+    return {o.name: getattr(args, o.name) for o in options}
