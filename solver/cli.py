@@ -16,6 +16,7 @@ import sys
 from solver import games as registry
 from solver.errors import InputError
 from solver.options import Option, add_options, count, seconds, seed, values, whole
+from tables.errors import TableError
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -339,22 +340,33 @@ def _tables_commands(commands):
     build.add_argument("--workers", type=int, metavar="K", help="threads (default: all cores)")
     build.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="run the build on this Dask cluster (workers share --dir)")
+    build.add_argument("--memory-mb", type=int, metavar="MB",
+                       help="resident memory for the memory-mapped levels (default: a quarter "
+                            "of the machine's memory)")
     build.set_defaults(run=_tables_build)
     info = actions.add_parser("info", help="what a table folder holds")
     info.set_defaults(run=_tables_info)
     verify = actions.add_parser("verify", help="check checksums, then recompute samples")
     verify.add_argument("--sample", type=int, default=0, metavar="K",
-                        help="random positions to recompute by exact search")
+                        help="random positions to recompute (from their children, and by an "
+                             "independent exact search)")
     verify.add_argument("--seed", type=int)
     verify.set_defaults(run=_tables_verify)
     probe = actions.add_parser("probe", help="look a position up")
-    probe.add_argument("position", help="'P1,...,P6/P7,...,P12 SA-SB X'")
+    probe.add_argument("position", help="'P1,...,Pm/Pm+1,...,P2m SA-SB X'")
     probe.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
     probe.set_defaults(run=_tables_probe)
     for parser in (build, info, verify, probe):
         parser.add_argument("--dir", metavar="DIR", help="table folder (default: "
                             "$XDG_DATA_HOME/solver/tables or ~/.local/share/solver/tables)")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+    build.add_argument("--pits", type=int, default=6, metavar="M", help="pits a side, 1..6 "
+                       "(default 6)")
+    for parser in (info, verify):
+        parser.add_argument("--pits", type=int, metavar="M", help="only the tables of "
+                            "M pits a side (default: every board)")
+    probe.add_argument("--pits", type=int, metavar="M", help="pits a side (default: the "
+                       "position's; given, it must match)")
 
 
 class _ProgressBar:
@@ -392,37 +404,46 @@ def _tables_build(args) -> str:
     bar = _ProgressBar()
     try:
         report = tables.build(args.max_stones, args.dir, args.capture_empty, args.workers,
-                              args.scheduler, progress=bar)
+                              args.scheduler, progress=bar, pits=args.pits,
+                              memory_mb=args.memory_mb)
     finally:
         bar.close()
-    out = dict(directory=str(report.directory), capture_empty=report.capture_empty,
-               max_level=report.max_level, built=report.built, loaded=report.loaded,
-               positions=report.positions, seconds=round(report.seconds, 3),
-               positions_per_second=round(report.rate), threads=report.workers)
+    out = dict(directory=str(report.directory), pits=report.pits,
+               capture_empty=report.capture_empty, max_level=report.max_level,
+               built=report.built, loaded=report.loaded, positions=report.positions,
+               resumed_positions=report.resumed, seconds=round(report.seconds, 3),
+               positions_per_second=round(report.rate), threads=report.workers,
+               memory_mb=report.memory_mb, peak_resident_mb=round(report.peak_resident_mb, 1),
+               base_resident_mb=round(report.base_resident_mb, 1), page_drops=report.page_drops)
     if args.json:
         return json.dumps(out)
-    return (f"{report.directory}: levels 1..{report.max_level} "
+    resumed = f", {report.resumed:,} resumed from pieces" if report.resumed else ""
+    return (f"{report.directory}: Kalah({report.pits}, n) levels 1..{report.max_level} "
             f"({_rule(report.capture_empty)}) ready; "
             f"built {len(report.built)}, found {len(report.loaded)}; "
             f"{report.positions:,} positions in {report.seconds:.1f} s "
-            f"({report.rate / 1e6:.1f} M positions/s on {report.workers} threads)")
+            f"({report.rate / 1e6:.1f} M positions/s on {report.workers} threads{resumed}); "
+            f"peak resident {report.peak_resident_mb:,.0f} MB of a {report.memory_mb:,} MB "
+            f"budget")
 
 
 def _tables_info(args) -> str:
     from solver import tables
-    found = tables.info(args.dir)
+    found = tables.info(args.dir, args.pits)
     if args.json:
         return json.dumps(dict(directory=str(found.directory), files=[
-            dict(file=f.path.name, level=f.level, capture_empty=f.capture_empty,
+            dict(file=f.path.name, pits=f.pits, level=f.level, capture_empty=f.capture_empty,
                  entries=f.entries, bytes=f.bytes, problem=f.problem) for f in found.files],
             leftovers=[p.name for p in found.leftovers]))
     lines = [f"{found.directory}: {len(found.files)} table files"]
-    for rule in (True, False):
-        levels = found.levels(rule)
-        if levels:
-            size = sum(f.bytes for f in found.files if f.capture_empty == rule)
-            lines.append(f"  {_rule(rule):<17} levels "
-                         f"{_ranges(levels)}  {size / 2**20:,.1f} MiB")
+    for pits in found.boards():
+        for rule in (True, False):
+            levels = found.levels(rule, pits)
+            if levels:
+                size = sum(f.bytes for f in found.files
+                           if f.capture_empty == rule and f.pits == pits)
+                lines.append(f"  {pits} pits  {_rule(rule):<17} levels "
+                             f"{_ranges(levels)}  {size / 2**20:,.1f} MiB")
     lines += [f"  unusable: {f.path.name}: {f.problem}" for f in found.files if f.problem]
     lines += [f"  leftover of an interrupted build: {p.name}" for p in found.leftovers]
     return "\n".join(lines)
@@ -439,16 +460,20 @@ def _ranges(levels: list[int]) -> str:
 
 def _tables_verify(args) -> str:
     from solver import tables
-    report = tables.verify(args.dir, args.sample, args.seed)
+    report = tables.verify(args.dir, args.sample, args.seed, args.pits)
     if args.json:
         text = json.dumps(dict(directory=str(report.directory), files=len(report.files),
-                               samples=len(report.samples), mismatches=[
-                                   vars(m) for m in report.mismatches], ok=report.ok))
+                               samples=len(report.samples),
+                               exact_checks=sum(s.exact is not None for s in report.samples),
+                               mismatches=[vars(m) for m in report.mismatches], ok=report.ok))
     else:
+        exact = sum(s.exact is not None for s in report.samples)
         text = (f"{report.directory}: {len(report.files)} files, checksums good; "
-                f"{len(report.samples)} samples recomputed, {len(report.mismatches)} mismatches")
-        text += "".join(f"\n  MISMATCH {m.position} ({_rule(m.capture_empty)}): "
-                        f"table {m.table}, search {m.search}" for m in report.mismatches)
+                f"{len(report.samples)} samples recomputed from their children ({exact} also "
+                f"by exact search), {len(report.mismatches)} mismatches")
+        text += "".join(f"\n  MISMATCH {m.pits} pits {m.counts} ({_rule(m.capture_empty)}): "
+                        f"table {m.table}, from children {m.search}, exact search {m.exact}"
+                        for m in report.mismatches)
     if not report.ok:
         raise TableMismatch(text)
     return text
@@ -465,6 +490,8 @@ class TableMismatch(Exception):
 def _tables_probe(args) -> str:
     from solver import tables
     found = tables.probe(args.position, args.dir, args.capture_empty)
+    if args.pits is not None and args.pits != found.pits:
+        raise InputError(f"--pits {args.pits}, but the position has {found.pits} pits a side")
     if args.json:
         return json.dumps(vars(found))
     lines = [f"{found.position}: value {found.value:+d} (stores {found.value - found.gain:+d}, "
@@ -555,6 +582,9 @@ def main(argv=None) -> int:
         print(args.run(args))
         return 0
     except InputError as error:
+        print(f"solver: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except TableError as error:  # the tables package's own: the same one line
         print(f"solver: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except TableMismatch as error:

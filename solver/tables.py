@@ -1,8 +1,85 @@
 """Mancala endgame tables, the public entry points (the implementation is the top-level
-``tables`` package; see its docstring for the file format and the build order).
+``tables`` package, which knows nothing of ``solver``: this module hands it the Mancala rules'
+version and turns positions in notation into pit counts and back).
 
 ``tables`` is also PyTables' import name: code that uses both imports this module instead.
 """
-from tables.api import (BuildProgress, BuildReport, DirectoryInfo, ProbeResult,  # noqa: F401
-                        SearchTables, VerifyReport, build, default_directory, info,
-                        load_for_search, probe, verify)
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tables.api import (BuildProgress, BuildReport, DirectoryInfo, SearchTables,  # noqa: F401
+                        VerifyReport, default_directory)
+from tables import api as _api
+from tables.errors import TableError  # noqa: F401
+from tables.format import Family
+
+
+def _rules_version() -> int:
+    from solver.games.mancala import INFO
+    return INFO.rules_version
+
+
+def family(pits: int = 6, capture_empty: bool = True) -> Family:
+    """The tables of Kalah(pits, n) under one capture rule, for the current Mancala rules."""
+    return Family(pits, capture_empty, _rules_version())
+
+
+def build(max_stones: int, directory=None, capture_empty: bool = True, workers: int | None = None,
+          scheduler: str | None = None, progress=None, pits: int = 6,
+          memory_mb: int | None = None) -> BuildReport:
+    """``tables.api.build`` for the current rules (see there)."""
+    return _api.build(max_stones, directory, family(pits, capture_empty), workers, scheduler,
+                      progress, memory_mb)
+
+
+def info(directory=None, pits: int | None = None) -> DirectoryInfo:
+    return _api.info(directory, _rules_version(), pits)
+
+
+def verify(directory=None, sample: int = 0, seed: int | None = None,
+           pits: int | None = None) -> VerifyReport:
+    return _api.verify(directory, sample, seed, _rules_version(), pits)
+
+
+def load_for_search(directory=None, capture_empty: bool = True, max_level: int | None = None,
+                    pits: int = 6) -> SearchTables:
+    return _api.load_for_search(directory, family(pits, capture_empty), max_level)
+
+
+@dataclass
+class ProbeResult:
+    """A position looked up in the tables.
+
+    ``gain``: V, the side to move's future store gain minus the opponent's; ``value``: the final
+    store difference, side to move minus opponent (current stores + V), the same number as an
+    exact ``best mancala`` value. ``moves``: {bin: value after that move, side to move's view}
+    when the tables hold every child's level."""
+
+    position: str
+    capture_empty: bool
+    level: int
+    gain: int
+    value: int
+    best: list[int]
+    moves: dict[int, int] | None
+    pits: int = 6
+
+
+def probe(position_text: str, directory=None, capture_empty: bool = True) -> ProbeResult:
+    """Look a Kalah(m, n) position up in the tables of ``directory`` (the level file of its
+    stones in pits must be there)."""
+    from solver.games import mancala as reference
+    from solver.games.mancala.api import move_of
+    pos = reference.from_text(position_text)
+    m = pos.m
+    mover = pos.to_move
+    own = pos.pits[:m] if mover == reference.A else pos.pits[m:]
+    theirs = pos.pits[m:] if mover == reference.A else pos.pits[:m]
+    banked = pos.stores[mover] - pos.stores[1 - mover]
+    found = _api.probe(tuple(own) + tuple(theirs), directory, family(m, capture_empty))
+    moves = None if found.moves is None else {
+        move_of(lane, mover, m): banked + gain for lane, gain in found.moves.items()}
+    best = [] if not moves else [b for b, v in moves.items() if v == max(moves.values())]
+    return ProbeResult(reference.to_text(pos), capture_empty, found.level, found.gain,
+                       banked + found.gain, best, moves, m)

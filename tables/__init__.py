@@ -1,13 +1,17 @@
-"""Mancala (Kalah(6, n)) endgame tables: the exact future store gain of every position with up to
-n stones in the pits, one signed byte each.
+"""Mancala (Kalah(m, n), m = 1..6 pits a side) endgame tables: the exact future store gain of
+every position with up to n stones in the pits, one signed byte each.
 
-    index        rank / unrank of stone distributions over the 12 pits (``split6-colex-v1``)
-    build        the retrograde build kernel (Numba, prange over each distance bucket of a level)
+    index        rank / unrank of stone distributions over the 2m pits (``split{m}-colex-v1``)
+    build        the retrograde step and the bucket kernels (Numba, prange over a piece)
+    levels       the level loop (local and Dask), pieces of a level, resume inside a level
+    mapping      level files memory-mapped side by side; the resident-memory budget
     format       level files: JSON header + raw int8 body, sha256, atomic writes, checked loading
     probe        ``probe(state, data, offsets)`` for use inside compiled search
     api          build / info / verify / probe / load_for_search: what ``solver tables`` calls
-    distributed  the same build with a level's independent groups as Dask tasks
+    distributed  the executor that runs a level's pieces as Dask tasks
+    errors       ``TableError``, the one error a user can cause
 
-Nothing is imported here, so ``import tables.format`` stays light. Note that ``tables`` is also
-the import name of PyTables (see the README).
+Dependencies point one way: ``tables`` imports ``kernels`` and never ``solver`` (the caller
+passes the rules' version in a ``tables.format.Family``). Nothing is imported here, so
+``import tables.format`` stays light. ``tables`` is also the import name of PyTables (README).
 """

@@ -1,31 +1,42 @@
-"""The Python API behind ``solver tables build|info|verify|probe`` (Kalah(6, n) endgame tables).
+"""The Python API behind ``solver tables build|info|verify|probe`` (Kalah(m, n) endgame tables).
 
-A table directory holds one file per level and capture rule (``tables.format``)::
+A table directory holds one file per board, capture rule and level (``tables.format``)::
 
     mancala6-capture-empty-level-01.tbl ... mancala6-capture-empty-level-24.tbl
-    mancala6-capture-nonempty-level-01.tbl ...
+    mancala6-capture-nonempty-level-01.tbl ...  mancala4-capture-empty-level-01.tbl ...
 
 Level 0 (all pits empty, worth 0) has no file. The default directory is a per-user data folder:
 ``$XDG_DATA_HOME/solver/tables``, or ``~/.local/share/solver/tables`` without XDG_DATA_HOME.
+
+Every function takes the ``Family`` (pits, capture rule, rules version) it works on; the rules'
+version comes from the caller (``solver.tables`` passes the Mancala game record's).
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import random
-import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
-from solver.errors import InputError
+from kernels import mancala as game
 from tables import build as builder
-from tables.format import (SUFFIX, is_temporary, level_filename, open_table, read_header,
-                           check_header, read_table_into, rule_name, write_table)
-from tables.index import LEVEL_SIZE, MAX_LEVEL, PITS, counts_at, index_of, level_offsets
+from tables.errors import TableError
+from tables.format import (SUFFIX, Family, family_of, check_header, is_temporary, level_filename,
+                           open_table, read_header, rule_name)
+from tables.index import MAX_LEVEL, PIT_LANES, counts_at, index_of, pits_word
+from tables.levels import (BuildProgress, BuildReport, LocalExecutor, build_levels,
+                           check_writable)
+from tables.mapping import MappedLevels, MemoryBudget
+
+__all__ = ["Family", "BuildProgress", "BuildReport", "TableError", "build", "info", "verify",
+           "probe", "load_for_search", "default_directory"]
+
+DEFAULT_FAMILY = Family()  # Kalah(6, n), captures from empty pits, rules_version 1 (frozen)
 
 # --- where tables live ---------------------------------------------------------------------------
 
@@ -40,213 +51,110 @@ def default_directory() -> Path:
 def _directory(directory) -> Path:
     path = Path(directory).expanduser() if directory is not None else default_directory()
     if path.exists() and not path.is_dir():
-        raise InputError(f"table directory {path} is not a directory")
+        raise TableError(f"table directory {path} is not a directory")
     return path
 
 
-def level_path(directory, level: int, capture_empty: bool) -> Path:
-    return _directory(directory) / level_filename(level, capture_empty)
-
-
-def _rule_prefix(capture_empty: bool) -> str:
-    """``mancala6-capture-empty``: what every file name of one rule set starts with."""
-    return level_filename(0, capture_empty).split("-level-")[0]
+def level_path(directory, level: int, family: Family) -> Path:
+    return _directory(directory) / level_filename(level, family)
 
 
 @contextmanager
-def _build_lock(directory: Path, capture_empty: bool):
-    """One build per directory and rule set at a time. The kernel drops the lock when its
-    holder dies, even by kill -9, so a crashed build never blocks the next one."""
-    lock_path = directory / f".{_rule_prefix(capture_empty)}.lock"
-    with open(lock_path, "w") as lock:
+def _build_lock(directory: Path, family: Family):
+    """One build per directory and family at a time. The kernel drops the lock when its
+    holder dies, even by kill -9, so a lock file left by a killed build never blocks the next
+    one (it is taken over: the file is only a place to hold the lock on)."""
+    lock_path = directory / f".{family.prefix}.lock"
+    try:
+        lock = open(lock_path, "a")
+    except OSError as error:
+        raise TableError(f"cannot write in table directory {directory}: {error.strerror}"
+                         ) from None
+    with lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise InputError(f"another build is writing the {rule_name(capture_empty)} tables "
-                             f"in {directory}") from None
+            raise TableError(f"another build is writing the {family.pits}-pit "
+                             f"{rule_name(family.capture_empty)} tables in {directory}: wait "
+                             f"for it to finish") from None
         yield
 
 
-def _remove_leftovers(directory: Path, capture_empty: bool) -> None:
-    """Temporary files of an interrupted build of this rule set (never a finished level)."""
-    prefix = _rule_prefix(capture_empty)
-    for path in directory.glob(f"{prefix}-level-*"):
-        if is_temporary(path.name) or ".group-" in path.name:
+def _is_leftover(name: str) -> bool:
+    return is_temporary(name) or name.endswith(".work") or ".piece-" in name
+
+
+def _remove_temporaries(directory: Path, family: Family) -> None:
+    """Temporary files of an interrupted build of this family (never a finished level nor a
+    finished piece: pieces are what a rerun resumes from)."""
+    for path in directory.glob(f"{family.prefix}-level-*"):
+        if is_temporary(path.name) or path.name.endswith(".work"):
             path.unlink(missing_ok=True)
 
 
 # --- build ---------------------------------------------------------------------------------------
 
-@dataclass
-class BuildProgress:
-    """What a progress bar shows; passed to ``build(progress=...)`` after every step.
-
-    ``stage``: "load" (a finished level file verified and read), "build" (positions computed),
-    "write" (the level file written). ``done``/``total``: positions of ``level``;
-    ``positions_done``/``positions_total``: positions this run computes, all levels;
-    ``rate``: positions per second computed so far; ``seconds_left``: estimate (None at first)."""
-
-    level: int
-    max_level: int
-    stage: str
-    done: int
-    total: int
-    positions_done: int
-    positions_total: int
-    seconds: float
-    rate: float
-    seconds_left: float | None
+def _whole(value, name: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low \
+            or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise TableError(f"{name} must be a whole number {span}, got {value!r}")
+    return int(value)
 
 
-@dataclass
-class BuildReport:
-    directory: Path
-    capture_empty: bool
-    max_level: int
-    built: list[int] = field(default_factory=list)      # levels computed by this run
-    loaded: list[int] = field(default_factory=list)     # levels found finished and verified
-    positions: int = 0                                   # positions computed by this run
-    seconds: float = 0.0
-    compute_seconds: float = 0.0                         # without loading and writing files
-    workers: int = 0
+def build(max_stones: int, directory=None, family: Family = DEFAULT_FAMILY, workers: int | None = None,
+          scheduler: str | None = None, progress=None, memory_mb: int | None = None
+          ) -> BuildReport:
+    """Build every level 1..max_stones of ``family`` into ``directory`` (default:
+    ``default_directory()``).
 
-    @property
-    def rate(self) -> float:
-        """Positions per second of computation (all threads)."""
-        return self.positions / self.compute_seconds if self.compute_seconds > 0 else 0.0
+    Resumable inside a level: finished levels are verified (header and sha256) and kept, and a
+    level that was being built resumes from its last finished piece (``tables.levels``); the
+    files are byte-identical to an uninterrupted build's. A file that fails verification is
+    refused (TableError), never overwritten. A full disk, a read-only folder or a folder whose
+    lock another build holds give a TableError; no partial file is ever trusted.
 
-
-class _Meter:
-    """Turns per-level counts into BuildProgress reports."""
-
-    def __init__(self, callback, max_level, positions_total):
-        self.callback, self.max_level = callback, max_level
-        self.positions_total, self.finished = positions_total, 0
-        self.begin = time.perf_counter()
-        self.compute_seconds = 0.0
-
-    def report(self, level, stage, done, total):
-        if self.callback is None:
-            return
-        seconds = time.perf_counter() - self.begin
-        positions = self.finished + (done if stage == "build" else 0)
-        rate = positions / seconds if seconds > 0 else 0.0
-        left = (self.positions_total - positions) / rate if rate > 0 else None
-        self.callback(BuildProgress(level, self.max_level, stage, done, total, positions,
-                                    self.positions_total, seconds, rate, left))
-
-
-def _check_max_stones(max_stones) -> int:
-    if isinstance(max_stones, bool) or not isinstance(max_stones, (int, np.integer)) \
-            or not 1 <= max_stones <= MAX_LEVEL:
-        raise InputError(f"--max-stones must be a whole number 1..{MAX_LEVEL}, got {max_stones!r}")
-    return int(max_stones)
-
-
-def _check_workers(workers) -> int | None:
-    if workers is None:
-        return None
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
-        raise InputError(f"--workers must be a whole number >= 1, got {workers!r}")
-    return int(workers)
-
-
-def _check_memory(needed: int) -> None:
-    try:
-        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError):
-        return
-    if needed > physical:
-        raise InputError(f"the build needs {needed / 2**30:.1f} GiB of memory for its levels; "
-                         f"this machine has {physical / 2**30:.1f} GiB")
-
-
-def build(max_stones: int, directory=None, capture_empty: bool = True, workers: int | None = None,
-          scheduler: str | None = None,
-          progress: Callable[[BuildProgress], None] | None = None) -> BuildReport:
-    """Build every level 1..max_stones into ``directory`` (default: ``default_directory()``).
-
-    Resumable: a level whose file exists is verified (header and sha256) and skipped; a level
-    is written only once complete (temporary name, fsync, rename), so after an interruption at
-    any moment a rerun resumes from the last finished level and writes identical files. A file
-    that fails verification is refused (InputError), never overwritten.
-
-    ``workers``: Numba threads of a local build (default: every core). ``scheduler``: the
-    address of a Dask scheduler (``tcp://HOST:PORT``): each level's independent groups run as
-    tasks on its workers, which must see ``directory`` (``tables.distributed``); ``workers`` is
-    then the threads each task uses."""
-    max_level = _check_max_stones(max_stones)
-    workers = _check_workers(workers)
+    ``workers``: Numba threads of a local build (default: every core), or the threads of each
+    task with ``scheduler``, the address of a Dask scheduler (``tcp://HOST:PORT``): each
+    bucket's pieces run as tasks on its workers, which must see ``directory``.
+    ``memory_mb``: the resident-memory budget of this process for the mapped tables (default:
+    a quarter of the machine's memory, ``tables.mapping.default_budget_mb``)."""
+    max_level = _whole(max_stones, "--max-stones", 1, MAX_LEVEL)
+    workers = None if workers is None else _whole(workers, "--workers", 1)
+    budget = MemoryBudget(None if memory_mb is None else _whole(memory_mb, "--memory-mb", 1))
     directory = _directory(directory)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError(f"cannot create table directory {directory}: {error.strerror}") from None
-    with _build_lock(directory, capture_empty):
-        _remove_leftovers(directory, capture_empty)
-        if scheduler is not None:
-            from tables import distributed
-            return distributed.build(max_level, directory, capture_empty, workers, scheduler,
-                                     progress)
-        return _build_locally(max_level, directory, capture_empty, workers, progress)
-
-
-def _build_locally(max_level, directory, capture_empty, workers, progress) -> BuildReport:
-    """Every level up to the highest missing one in one int8 array (what the next level reads),
-    each written once done; finished levels above it are only verified."""
-    paths = [directory / level_filename(level, capture_empty) for level in range(max_level + 1)]
-    missing = [level for level in range(1, max_level + 1) if not paths[level].exists()]
-    in_memory = max(missing, default=0)
-    offsets = level_offsets(in_memory)
-    _check_memory(int(offsets[-1]))
-    report = BuildReport(directory, capture_empty, max_level)
-    meter = _Meter(progress, max_level, int(sum(LEVEL_SIZE[level] for level in missing)))
-    tables = np.zeros(offsets[-1], np.int8)  # untouched pages cost nothing until written
-    previous_threads = builder.get_threads()
-    builder.set_threads(workers)
-    report.workers = builder.get_threads()
-    try:
-        for level in range(1, max_level + 1):
-            size = int(LEVEL_SIZE[level])
-            if level > in_memory:
-                open_table(paths[level], level, capture_empty, verify=True)
-            elif level not in missing:
-                read_table_into(paths[level], level, capture_empty,
-                                tables[offsets[level]:offsets[level + 1]])
+        raise TableError(f"cannot create table directory {directory}: {error.strerror}") from None
+    with _build_lock(directory, family):
+        check_writable(directory)
+        try:
+            _remove_temporaries(directory, family)
+            if scheduler is not None:
+                from tables.distributed import DaskExecutor
+                executor = DaskExecutor(scheduler, workers)
             else:
-                report.compute_seconds += _build_one_level(level, capture_empty, tables, offsets,
-                                                           meter)
-                write_table(paths[level], level, capture_empty,
-                            tables[offsets[level]:offsets[level + 1]])
-                report.built.append(level)
-                report.positions += size
-                meter.report(level, "write", size, size)
-                continue
-            report.loaded.append(level)
-            meter.report(level, "load", size, size)
-    finally:
-        builder.set_threads(previous_threads)
-    report.seconds = time.perf_counter() - meter.begin
-    return report
+                executor = LocalExecutor(workers)
+            with executor:
+                return build_levels(max_level, directory, family, executor, budget, progress)
+        except OSError as error:
+            for path in directory.glob(f"{family.prefix}-level-*.work"):
+                path.unlink(missing_ok=True)  # a working file is never trusted: free its space
+            what = "the disk is full" if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) \
+                else error.strerror or str(error)
+            raise TableError(f"cannot write the tables in {directory}: {what}; the finished "
+                             f"levels and pieces are kept, rerun to resume") from None
 
 
-def _build_one_level(level, capture_empty, tables, offsets, meter) -> float:
-    """Compute ``level`` into its slice of ``tables``; returns the seconds it took."""
-    began = time.perf_counter()
-    builder.build_level(level, capture_empty, tables, offsets,
-                        tables[offsets[level]:offsets[level + 1]], builder.full_block_base(level),
-                        progress=lambda done, total: meter.report(level, "build", done, total))
-    meter.finished += int(LEVEL_SIZE[level])
-    return time.perf_counter() - began
-
-
-# --- info and verify -----------------------------------------------------------------------------
+# --- info ----------------------------------------------------------------------------------------
 
 @dataclass
 class TableFile:
     """One file of a table directory, as ``info`` sees it (header only, no digest check)."""
 
     path: Path
+    pits: int | None
     level: int | None
     capture_empty: bool | None
     entries: int | None
@@ -256,54 +164,72 @@ class TableFile:
 
 
 def _table_paths(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.glob(f"mancala{PITS}-*{SUFFIX}") if p.is_file())
+    return sorted(p for p in directory.glob(f"mancala*{SUFFIX}") if p.is_file())
 
 
-def _describe(path: Path) -> TableFile:
+def _describe(path: Path, rules_version: int) -> TableFile:
     try:
         header, _ = read_header(path)
-        check_header(header, path.name)
-        if path.name != level_filename(header["level"], header["capture_empty"]):
-            raise InputError(f"table file {path.name}: holds level {header['level']} "
-                             f"({rule_name(header['capture_empty'])}), but is named otherwise")
-        return TableFile(path, header["level"], header["capture_empty"], header["entries"],
-                         path.stat().st_size, header["sha256"], None)
-    except InputError as error:
-        return TableFile(path, None, None, None, path.stat().st_size, None, str(error))
+        claimed = family_of(header)
+        family = Family(claimed.pits, claimed.capture_empty, rules_version)
+        check_header(header, path.name, None, family)
+        if path.name != level_filename(header["level"], family):
+            raise TableError(f"table file {path.name}: holds level {header['level']} of "
+                             f"{family.prefix}, but is named otherwise")
+        return TableFile(path, header["pits"], header["level"], header["capture_empty"],
+                         header["entries"], path.stat().st_size, header["sha256"], None)
+    except TableError as error:
+        return TableFile(path, None, None, None, None, path.stat().st_size, None, str(error))
 
 
 @dataclass
 class DirectoryInfo:
     directory: Path
     files: list[TableFile]
-    leftovers: list[Path]   # temporary files of an interrupted build (removed by the next one)
+    leftovers: list[Path]   # temporary files and pieces of an interrupted build
 
-    def levels(self, capture_empty: bool) -> list[int]:
-        """Usable levels of one rule set, ascending."""
-        return sorted(f.level for f in self.files
-                      if f.problem is None and f.capture_empty == capture_empty)
+    def levels(self, capture_empty: bool, pits: int = 6) -> list[int]:
+        """Usable levels of one board and rule set, ascending."""
+        return sorted(f.level for f in self.files if f.problem is None
+                      and f.capture_empty == capture_empty and f.pits == pits)
+
+    def boards(self) -> list[int]:
+        return sorted({f.pits for f in self.files if f.problem is None})
 
 
-def info(directory=None) -> DirectoryInfo:
-    """What a table directory holds: every table file's header (without reading the bodies)."""
+def info(directory=None, rules_version: int = 1, pits: int | None = None) -> DirectoryInfo:
+    """What a table directory holds: every table file's header (without reading the bodies),
+    of every board or of ``pits`` only."""
     directory = _directory(directory)
     if not directory.exists():
         return DirectoryInfo(directory, [], [])
-    leftovers = sorted(p for p in directory.glob(f"mancala{PITS}-*")
-                       if is_temporary(p.name) or ".group-" in p.name)
-    return DirectoryInfo(directory, [_describe(p) for p in _table_paths(directory)], leftovers)
+    glob = "mancala*" if pits is None else f"mancala{pits}-*"
+    leftovers = sorted(p for p in directory.glob(glob) if _is_leftover(p.name))
+    files = [_describe(p, rules_version) for p in _table_paths(directory)
+             if pits is None or p.name.startswith(f"mancala{pits}-")]
+    return DirectoryInfo(directory, files, leftovers)
 
+
+# --- verify --------------------------------------------------------------------------------------
 
 @dataclass
 class Sample:
-    """One position recomputed by search: ``table`` and ``search`` are both V (future gain)."""
+    """One position recomputed: ``table`` the entry, ``search`` the value recomputed from its
+    children's entries (the retrograde step), ``exact`` the value of an independent exact
+    search of the kernel rules (None where the search was too big to run)."""
 
-    position: str
+    counts: tuple[int, ...]
+    pits: int
     capture_empty: bool
     level: int
     index: int
     table: int
     search: int
+    exact: int | None
+
+    @property
+    def agrees(self) -> bool:
+        return self.table == self.search and self.exact in (None, self.table)
 
 
 @dataclass
@@ -314,129 +240,160 @@ class VerifyReport:
 
     @property
     def mismatches(self) -> list[Sample]:
-        return [s for s in self.samples if s.table != s.search]
+        return [s for s in self.samples if not s.agrees]
 
     @property
     def ok(self) -> bool:
         return not self.mismatches
 
 
-def verify(directory=None, sample: int = 0, seed: int | None = None) -> VerifyReport:
-    """Check every table file (header and sha256: a bad file raises InputError), then recompute
-    ``sample`` random positions of the verified levels by exact alpha-beta search and compare.
-    A mismatch is reported in ``VerifyReport.mismatches`` (``ok`` is False)."""
-    if isinstance(sample, bool) or not isinstance(sample, (int, np.integer)) or sample < 0:
-        raise InputError(f"--sample must be a whole number >= 0, got {sample!r}")
-    found = info(directory)
+EXACT_CHECK_NODES = 200_000  # node budget of the independent search of one sample
+
+
+def verify(directory=None, sample: int = 0, seed: int | None = None, rules_version: int = 1,
+           pits: int | None = None) -> VerifyReport:
+    """Check every table file (header and sha256: a bad file raises TableError), then recompute
+    ``sample`` random positions of the verified levels and compare: each from its children's
+    entries with the build's own step, and, within a node budget, by an independent exact
+    search (``kernels.alphabeta``, no tables). A mismatch is in ``VerifyReport.mismatches``."""
+    sample = _whole(sample, "--sample", 0)
+    found = info(directory, rules_version, pits)
     if not found.files:
-        raise InputError(f"no table files in {found.directory}")
-    bodies = {}
+        raise TableError(f"no table files in {found.directory}")
     for table in found.files:
         if table.problem is not None:
-            raise InputError(table.problem)
-        _, body = open_table(table.path, table.level, table.capture_empty, verify=True)
-        bodies[table.level, table.capture_empty] = body
+            raise TableError(table.problem)
+        open_table(table.path, table.level, Family(table.pits, table.capture_empty,
+                                                   rules_version), verify=True)
     rng = random.Random(seed)
-    keys = sorted(bodies)
-    search = _SearchGain() if sample else None
-    samples = [_sample(rng, bodies, search, *rng.choice(keys)) for _ in range(int(sample))]
+    keys = sorted({(f.pits, f.capture_empty, f.level) for f in found.files})
+    samples = []
+    mapped: dict = {}
+    exact = _ExactSearch() if sample else None
+    for _ in range(sample):
+        board, capture_empty, level = rng.choice(keys)
+        family = Family(board, capture_empty, rules_version)
+        levels = found.levels(capture_empty, board)
+        if (board, capture_empty) not in mapped:
+            top = _consecutive_top(levels)
+            mapped[board, capture_empty] = _map(found.directory, family, top)
+        tables = mapped[board, capture_empty]
+        if level > tables.top:  # a level above a gap: its children are not all there
+            level = rng.choice(levels[:tables.top])
+        samples.append(_sample(rng, tables, family, level, exact))
     return VerifyReport(found.directory, found.files, samples)
 
 
-def _sample(rng, bodies, search, level, capture_empty) -> Sample:
-    index = rng.randrange(int(LEVEL_SIZE[level]))
-    counts = counts_at(level, index)
-    return Sample(_position_text(counts), capture_empty, level, index,
-                  int(bodies[level, capture_empty][index]), search(counts, capture_empty))
+def _consecutive_top(levels: list[int]) -> int:
+    top = 0
+    while top + 1 in levels:
+        top += 1
+    return top
 
 
-def _position_text(counts) -> str:
-    """Rulebook notation with A to move: A's bins are the mover's pits, B's the other's."""
-    return f"{','.join(map(str, counts[:PITS]))}/{','.join(map(str, counts[PITS:]))} 0-0 A"
+def _sample(rng, tables: MappedLevels, family: Family, level: int, exact) -> Sample:
+    index = rng.randrange(family.size(level))
+    counts = counts_at(level, index, family.pits)
+    state = _state(counts, family)
+    table = int(tables.level(level, family.size(level))[index])
+    moves = np.empty(6, np.int64)
+    search = int(builder.position_value(state, tables.data, tables.offsets, moves))
+    return Sample(counts, family.pits, family.capture_empty, level, index, table, search,
+                  exact(state))
 
 
-class _SearchGain:
-    """V by exact alpha-beta: the final store difference of the position with empty stores.
-    (Imported here, not at the top: building tables does not need the search kernel.)"""
+def _state(counts, family: Family):
+    """The packed state of 2m pit counts, the mover's first, both stores 0."""
+    config = builder.config_word(family.capture_empty, family.pits)
+    m = family.pits
+    return (pits_word(counts[:m]) | config, pits_word(counts[m:]) | config)
+
+
+class _ExactSearch:
+    """The exact future gain of a position with empty stores by ``kernels.alphabeta`` (MTD(f),
+    transposition table, no endgame tables), or None past EXACT_CHECK_NODES nodes."""
 
     def __init__(self):
-        from solver.games.mancala import api as mancala
-        from solver.search.alphabeta import AlphaBeta
-        self.mancala = mancala
-        self.engine = AlphaBeta(mancala.kernel_game(), 64)
+        from kernels import alphabeta as ab
+        self.ab = ab
+        self.tt = ab.new_table(16)
+        self.work = ab.new_workspace()
+        self.stats = ab.stats_of(self.work)
+        self.stats[ab.PROBE_MAX] = -1
+        self.no_tables = np.zeros(0, np.int8)
 
-    def __call__(self, counts, capture_empty) -> int:
-        from kernels import mancala as game
-        pos = self.mancala.from_text(_position_text(counts))
-        state = self.mancala.to_packed(replace(pos, capture_empty=capture_empty))
+    def __call__(self, state) -> int | None:
+        ab = self.ab
         if game.is_terminal(state):
             return int(game.score(state))
-        return int(self.engine.solve(state).value)
+        self.tt[:] = 0
+        self.stats[ab.ABORTED] = 0
+        self.stats[ab.NODES] = 0
+        self.stats[ab.NODE_LIMIT] = EXACT_CHECK_NODES
+        mask0, mask1 = game.key_mask(state)
+        value, move, _, _ = ab.prove(state, 0, game.expand, game.bounds, game.store_difference,
+                                     game.score, ab.no_probe, mask0, mask1, self.tt, self.work,
+                                     self.no_tables)
+        return None if move == ab.ABORTED_MOVE else int(value)
 
 
 # --- probe ---------------------------------------------------------------------------------------
 
 @dataclass
-class ProbeResult:
-    """A position looked up in the tables.
+class ProbeAnswer:
+    """A position looked up: ``gain`` = V (future store gain, side to move minus opponent);
+    ``moves``: {pit lane: the mover's future gain after that move} when the tables hold every
+    child's level, else None."""
 
-    ``gain``: V, the side to move's future store gain minus the opponent's; ``value``: the final
-    store difference, side to move minus opponent (current stores + V), the same number as an
-    exact ``best mancala`` value. ``moves``: {bin: value after that move, side to move's view}
-    when the tables hold every child's level."""
-
-    position: str
-    capture_empty: bool
     level: int
     gain: int
-    value: int
-    best: list[int]
     moves: dict[int, int] | None
 
 
-def probe(position_text: str, directory=None, capture_empty: bool = True) -> ProbeResult:
-    """Look a Kalah(6, n) position up in the tables of ``directory`` (the level file of its
-    stones in pits must be there; each file used is verified first)."""
-    from kernels import mancala as game
-    from solver.games.mancala import api as mancala
-    from solver.games import mancala as reference
-    pos = reference.from_text(position_text)
-    if pos.m != PITS:
-        raise InputError(f"the tables are for 6 pits a side; the position has {pos.m}")
+def probe(counts, directory=None, family: Family = DEFAULT_FAMILY) -> ProbeAnswer:
+    """Look up the position of 2m pit counts (the mover's m in sowing order, then the other's)
+    in the tables of ``directory``; each level file used is checked first (header and size;
+    ``verify`` checks the bodies)."""
+    if len(counts) != 2 * family.pits:
+        raise TableError(f"the tables are for {family.pits} pits a side; the position has "
+                         f"{len(counts) // 2}")
     directory = _directory(directory)
-    state = mancala.to_packed(replace(pos, capture_empty=capture_empty))
-    cache = {}
+    level = sum(counts)
+    if level > MAX_LEVEL:
+        raise TableError(f"{level} stones in the pits; tables hold at most {MAX_LEVEL}")
+    state = _state(counts, family)
+    bodies: dict[int, np.ndarray | None] = {}
 
     def gain_of(state) -> int | None:
-        counts = [(int(state[w]) >> (8 * i)) & 0xFF for w in (0, 1) for i in range(PITS)]
-        level, index = index_of(counts)
-        if level == 0:
+        m = family.pits
+        mover, other = int(state[0] & PIT_LANES[m]), int(state[1] & PIT_LANES[m])
+        child = tuple((w >> (8 * i)) & 0xFF for w in (mover, other) for i in range(m))
+        lv, i = index_of(child)
+        if lv == 0:
             return 0
-        if level not in cache:
-            path = directory / level_filename(level, capture_empty)
-            cache[level] = open_table(path, level, capture_empty)[1] if path.exists() else None
-        body = cache[level]
-        return None if body is None else int(body[index])
+        if lv not in bodies:
+            path = directory / level_filename(lv, family)
+            if path.exists():
+                header, offset = open_table(path, lv, family, verify=False)
+                bodies[lv] = np.memmap(path, np.int8, "r", offset=offset,
+                                       shape=(header["entries"],))
+            else:
+                bodies[lv] = None
+        body = bodies[lv]
+        return None if body is None else int(body[i])
 
-    level = int(game.stones_in_pits(state))
-    gain = int(game.score(state) - game.store_difference(state)) if game.is_terminal(state) \
-        else gain_of(state)
+    gain = int(game.score(state)) if game.is_terminal(state) else gain_of(state)
     if gain is None:
-        raise InputError(f"no table for level {level} ({rule_name(capture_empty)}) in "
-                         f"{directory}: build it with --max-stones {level}")
-    banked = int(game.store_difference(state))
-    moves = _move_values(state, pos, gain_of, banked)
-    best = [] if not moves else [m for m, v in moves.items() if v == max(moves.values())]
-    return ProbeResult(reference.to_text(pos), capture_empty, level, gain, banked + gain,
-                       best, moves)
+        flag = "" if family.capture_empty else " --no-capture-empty"
+        raise TableError(f"no table for level {level} ({family.pits} pits, "
+                         f"{rule_name(family.capture_empty)}) in {directory}: build it with "
+                         f"`solver tables build mancala --pits {family.pits} --max-stones "
+                         f"{level}{flag}`")
+    return ProbeAnswer(level, gain, _move_gains(state, gain_of))
 
 
-def _move_values(state, pos, gain_of, banked) -> dict[int, int] | None:
-    """Each legal move's exact value from the children's table entries (None if a child's
-    level has no table)."""
-    from kernels import mancala as game
-    from solver.games.mancala.api import move_of
-    lanes = np.empty(PITS, np.int64)
+def _move_gains(state, gain_of) -> dict[int, int] | None:
+    lanes = np.empty(6, np.int64)
     values = {}
     for lane in lanes[:game.legal_moves(state, lanes)]:
         child, info = game.play(state, int(lane))
@@ -446,7 +403,7 @@ def _move_values(state, pos, gain_of, banked) -> dict[int, int] | None:
             if later is None:
                 return None
             gain += later if info & game.EXTRA_TURN else -later
-        values[move_of(int(lane), pos.to_move, PITS)] = banked + gain
+        values[int(lane)] = int(gain)
     return values
 
 
@@ -454,28 +411,41 @@ def _move_values(state, pos, gain_of, banked) -> dict[int, int] | None:
 
 @dataclass
 class SearchTables:
-    """Levels 0..max_level end to end, for ``tables.probe.probe(state, data, offsets)``."""
+    """Levels 1..max_level memory-mapped for ``tables.probe.probe(state, data, offsets)``."""
 
-    data: np.ndarray        # int8[offsets[-1]]
-    offsets: np.ndarray     # int64[max_level + 2]
+    data: np.ndarray        # int8: the mapped files side by side
+    offsets: np.ndarray     # int64[max_level + 2]: the probe layout
     max_level: int
     capture_empty: bool
+    pits: int = 6
 
 
-def load_for_search(directory=None, capture_empty: bool = True,
+def load_for_search(directory=None, family: Family = DEFAULT_FAMILY,
                     max_level: int | None = None) -> SearchTables:
-    """Every consecutive level 1..L present for ``capture_empty`` (up to ``max_level``), each
-    verified, copied into one array. L = 0 (no table file) gives tables that only know the
+    """Every consecutive level 1..L of ``family`` present (up to ``max_level``), each checked
+    (header and size), memory-mapped: nothing is read until probed, and the kernel drops the
+    pages it needs for something else. L = 0 (no table file) gives tables that only know the
     empty board; a probe beyond L returns ``tables.probe.NO_ENTRY``."""
     directory = _directory(directory)
     top = 0
     limit = MAX_LEVEL if max_level is None else min(int(max_level), MAX_LEVEL)
-    while top < limit and (directory / level_filename(top + 1, capture_empty)).exists():
+    while top < limit and (directory / level_filename(top + 1, family)).exists():
         top += 1
-    offsets = level_offsets(top)
-    _check_memory(int(offsets[-1]))
-    data = np.zeros(offsets[-1], np.int8)
+    tables = _map(directory, family, top)
+    return SearchTables(tables.data, tables.offsets, top, family.capture_empty, family.pits)
+
+
+def _map(directory: Path, family: Family, top: int) -> MappedLevels:
+    files = []
     for level in range(1, top + 1):
-        read_table_into(directory / level_filename(level, capture_empty), level, capture_empty,
-                        data[offsets[level]:offsets[level + 1]])
-    return SearchTables(data, offsets, top, capture_empty)
+        path = directory / level_filename(level, family)
+        _, offset = open_table(path, level, family, verify=False)
+        files.append((path, offset, False))
+    return MappedLevels(family.pits, files)
+
+
+def level_values(directory, level: int, family: Family) -> np.ndarray:
+    """One level's values, checked (sha256), memory-mapped read-only."""
+    from tables.format import read_body
+    return read_body(level_path(directory, level, family), level, family)
+

@@ -9,12 +9,12 @@ File layout (little-endian)::
     12 + H      N      body: N = entries signed bytes, the level's values in index order
 
     header keys   format         1 (this layout)
-                  game, pits     "mancala", 6
+                  game, pits     "mancala", m (1..6 pits a side)
                   capture_empty  true / false (the rule the values were computed under)
-                  rules_version  the Mancala rules' version (``solver.games.mancala.INFO``)
+                  rules_version  the Mancala rules' version, given by the caller (``Family``)
                   level          stones in the pits
-                  index          "split6-colex-v1" (``tables.index``)
-                  entries        C(level + 11, 11)
+                  index          "split{m}-colex-v1" (``tables.index``)
+                  entries        C(level + 2m - 1, 2m - 1)
                   value          what a byte means (a fixed sentence, see VALUE_MEANING)
                   sha256         hex digest of the body
 
@@ -25,7 +25,7 @@ directory, flushed to disk, and renamed: a file under its final name is always c
 Every byte is checked on loading: the magic and length frame the header; the header must be
 exactly the canonical JSON of the expected fields (so a flipped byte anywhere in it is either
 invalid JSON, a wrong key, a wrong value, or a non-canonical text); the file size must be the
-header plus ``entries``; the body must hash to ``sha256``. Anything else is an ``InputError``
+header plus ``entries``; the body must hash to ``sha256``. Anything else is a ``TableError``
 with a one-line message naming the file.
 """
 from __future__ import annotations
@@ -35,14 +35,14 @@ import json
 import os
 import struct
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.games.mancala import INFO as MANCALA
-from tables.index import INDEX_SCHEME, MAX_LEVEL, PITS, level_size
+from tables.errors import TableError
+from tables.index import MAX_LEVEL, PITS, check_pits, level_size, scheme
 
 MAGIC = b"SOLVTBL\n"
 FORMAT = 1
@@ -54,20 +54,54 @@ _HEADER_KEYS = {"format", "game", "pits", "capture_empty", "rules_version", "lev
                 "entries", "value", "sha256"}
 
 
+@dataclass(frozen=True)
+class Family:
+    """Which tables: the board (``pits`` a side), the capture rule, and the version of the
+    Mancala rules the caller plays (``tables`` does not know the rules' version itself: the
+    caller's game record does, and every header carries it)."""
+
+    pits: int = PITS
+    capture_empty: bool = True
+    rules_version: int = 1
+
+    def __post_init__(self):
+        try:
+            check_pits(self.pits)
+        except ValueError as error:
+            raise TableError(str(error).replace("pits must", "--pits must")) from None
+        if isinstance(self.rules_version, bool) or not isinstance(self.rules_version, int):
+            raise TableError(f"rules_version must be a whole number, got {self.rules_version!r}")
+
+    @property
+    def prefix(self) -> str:
+        """``mancala6-capture-empty``: what every file name of this family starts with."""
+        return f"mancala{self.pits}-{rule_name(self.capture_empty)}"
+
+    def size(self, level: int) -> int:
+        return level_size(level, self.pits)
+
+
 def rule_name(capture_empty: bool) -> str:
     return "capture-empty" if capture_empty else "capture-nonempty"
 
 
-def level_filename(level: int, capture_empty: bool) -> str:
-    """``mancala6-capture-empty-level-07.tbl``: the rule in the name, so both rule sets can
-    share a directory."""
-    return f"mancala{PITS}-{rule_name(capture_empty)}-level-{level:02d}{SUFFIX}"
+def level_filename(level: int, family: Family) -> str:
+    """``mancala6-capture-empty-level-07.tbl``: the board and the rule in the name, so every
+    board and both rule sets can share a directory."""
+    return f"{family.prefix}-level-{level:02d}{SUFFIX}"
 
 
-def expected_header(level: int, capture_empty: bool, sha256: str) -> dict:
-    return dict(format=FORMAT, game="mancala", pits=PITS, capture_empty=bool(capture_empty),
-                rules_version=MANCALA.rules_version, level=int(level), index=INDEX_SCHEME,
-                entries=level_size(level), value=VALUE_MEANING, sha256=sha256)
+def expected_header(level: int, family: Family, sha256: str) -> dict:
+    return dict(format=FORMAT, game="mancala", pits=family.pits,
+                capture_empty=bool(family.capture_empty), rules_version=family.rules_version,
+                level=int(level), index=scheme(family.pits), entries=family.size(level),
+                value=VALUE_MEANING, sha256=sha256)
+
+
+def header_bytes(level: int, family: Family, sha256: str) -> bytes:
+    """The frame and header of a level file (``"0" * 64`` for a placeholder of final length)."""
+    text = _header_bytes(expected_header(level, family, sha256))
+    return _FRAME.pack(MAGIC, len(text)) + text
 
 
 def _header_bytes(header: dict) -> bytes:
@@ -92,36 +126,34 @@ def atomic_file(path: Path):
     finally:
         if temporary.exists():
             temporary.unlink()
-    _fsync_directory(path.parent)
+    fsync_directory(path.parent)
 
 
-def write_table(path: Path, level: int, capture_empty: bool,
+def write_table(path: Path, level: int, family: Family,
                 body: np.ndarray | Iterable[np.ndarray]) -> str:
     """Write a level file atomically; ``body`` is the level's int8 values, whole or as
     consecutive pieces. Returns the body's sha256."""
-    placeholder = _header_bytes(expected_header(level, capture_empty, "0" * 64))
     digest = hashlib.sha256()
     written = 0
     with atomic_file(path) as out:
         # Step 1. A header of the final length (the digest is not known yet), then the body.
-        out.write(_FRAME.pack(MAGIC, len(placeholder)) + placeholder)
+        out.write(header_bytes(level, family, "0" * 64))
         for piece in ([body] if isinstance(body, np.ndarray) else body):
             view = memoryview(np.ascontiguousarray(piece, np.int8)).cast("B")
             for begin in range(0, len(view), _CHUNK):
                 digest.update(view[begin:begin + _CHUNK])
             out.write(view)
             written += len(view)
-        if written != level_size(level):
+        if written != family.size(level):
             raise RuntimeError(f"level {level} body has {written} bytes, expected "
-                               f"{level_size(level)}")
+                               f"{family.size(level)}")
         # Step 2. The real header over the placeholder; the same length by construction.
-        header = _header_bytes(expected_header(level, capture_empty, digest.hexdigest()))
         out.seek(0)
-        out.write(_FRAME.pack(MAGIC, len(header)) + header)
+        out.write(header_bytes(level, family, digest.hexdigest()))
     return digest.hexdigest()
 
 
-def _fsync_directory(directory: Path) -> None:
+def fsync_directory(directory: Path) -> None:
     """Make the rename itself durable."""
     descriptor = os.open(directory, os.O_RDONLY)
     try:
@@ -146,63 +178,79 @@ def read_header(path: Path) -> tuple[dict, int]:
         with open(path, "rb") as f:
             frame = f.read(_FRAME.size)
             if len(frame) < _FRAME.size:
-                raise InputError(f"table file {name}: truncated ({size} bytes, no header)")
+                raise TableError(f"table file {name}: truncated ({size} bytes, no header)")
             magic, length = _FRAME.unpack(frame)
             if magic != MAGIC:
-                raise InputError(f"table file {name}: not a solver table (bad magic bytes)")
+                raise TableError(f"table file {name}: not a solver table (bad magic bytes)")
             if length > 4096:
-                raise InputError(f"table file {name}: corrupted header (length {length})")
+                raise TableError(f"table file {name}: corrupted header (length {length})")
             text = f.read(length)
     except OSError as error:
-        raise InputError(f"table file {name}: cannot read it ({error.strerror})") from None
+        raise TableError(f"table file {name}: cannot read it ({error.strerror})") from None
     if len(text) < length:
-        raise InputError(f"table file {name}: truncated inside its header")
+        raise TableError(f"table file {name}: truncated inside its header")
     try:
         header = json.loads(text.decode())
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise InputError(f"table file {name}: corrupted header (not valid JSON)") from None
+        raise TableError(f"table file {name}: corrupted header (not valid JSON)") from None
     if not isinstance(header, dict) or set(header) != _HEADER_KEYS:
-        raise InputError(f"table file {name}: corrupted header (unexpected fields)")
+        raise TableError(f"table file {name}: corrupted header (unexpected fields)")
     level = header["level"]
     if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= MAX_LEVEL \
             or not isinstance(header["capture_empty"], bool) \
-            or not isinstance(header["sha256"], str):
-        raise InputError(f"table file {name}: corrupted header (bad field types)")
+            or not isinstance(header["sha256"], str) or not _small_int(header["pits"], 1, 6) \
+            or not _small_int(header["rules_version"], 0, 1 << 31):
+        raise TableError(f"table file {name}: corrupted header (bad field types)")
     if _header_bytes(header) != text:
-        raise InputError(f"table file {name}: corrupted header (not in canonical form)")
+        raise TableError(f"table file {name}: corrupted header (not in canonical form)")
     body_offset = _FRAME.size + length
     entries = header["entries"]
     if isinstance(entries, int) and size != body_offset + entries:
         problem = "truncated" if size < body_offset + entries else "has trailing bytes"
-        raise InputError(f"table file {name}: {problem} ({size} bytes, expected "
+        raise TableError(f"table file {name}: {problem} ({size} bytes, expected "
                          f"{body_offset + entries})")
     return header, body_offset
 
 
+def _small_int(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def family_of(header: dict) -> Family:
+    """The family a (read, well-formed) header claims."""
+    return Family(header["pits"], header["capture_empty"], header["rules_version"])
+
+
 def check_header(header: dict, name: str, level: int | None = None,
-                 capture_empty: bool | None = None) -> None:
+                 family: Family | None = None) -> None:
     """Refuse a header made for another game, board, rule set, rules version, index scheme or
     level than the caller's (None: whatever the file says)."""
+    claimed = family_of(header)
     want = expected_header(header["level"] if level is None else level,
-                           header["capture_empty"] if capture_empty is None else capture_empty,
-                           header["sha256"])
-    for key in ("format", "game", "pits", "index", "value"):
+                           claimed if family is None else family, header["sha256"])
+    for key in ("format", "game", "value"):
         if header[key] != want[key]:
-            raise InputError(f"table file {name}: {key} is {header[key]!r}, this solver reads "
+            raise TableError(f"table file {name}: {key} is {header[key]!r}, this solver reads "
                              f"{want[key]!r}")
+    if header["pits"] != want["pits"]:
+        raise TableError(f"table file {name}: built for {header['pits']} pits a side, asked "
+                         f"for {want['pits']}")
+    if header["index"] != want["index"]:
+        raise TableError(f"table file {name}: index is {header['index']!r}, this solver reads "
+                         f"{want['index']!r}")
     if header["rules_version"] != want["rules_version"]:
-        raise InputError(f"table file {name}: built for Mancala rules_version "
+        raise TableError(f"table file {name}: built for Mancala rules_version "
                          f"{header['rules_version']}, the rules are now version "
                          f"{want['rules_version']}: rebuild the tables")
     if header["capture_empty"] != want["capture_empty"]:
-        raise InputError(f"table file {name}: built with captures {_rule_text(header)}, asked "
+        raise TableError(f"table file {name}: built with captures {_rule_text(header)}, asked "
                          f"for captures {_rule_text(want)}")
     if header["level"] != want["level"] or header["entries"] != want["entries"]:
-        raise InputError(f"table file {name}: holds level {header['level']} "
+        raise TableError(f"table file {name}: holds level {header['level']} "
                          f"({header['entries']} entries), expected level {want['level']} "
                          f"({want['entries']} entries)")
     if len(header["sha256"]) != 64 or any(c not in "0123456789abcdef" for c in header["sha256"]):
-        raise InputError(f"table file {name}: corrupted header (bad sha256 field)")
+        raise TableError(f"table file {name}: corrupted header (bad sha256 field)")
 
 
 def _rule_text(header: dict) -> str:
@@ -218,37 +266,38 @@ def body_digest(body) -> str:
     return digest.hexdigest()
 
 
-def open_table(path: Path, level: int | None = None, capture_empty: bool | None = None,
-               verify: bool = True) -> tuple[dict, np.memmap]:
-    """The header and the memory-mapped body (int8[entries], read-only) of a level file,
-    checked against the expected level and rule (None: any), the body against its digest
-    (``verify``; without it only the frame, header and size are checked)."""
+def open_table(path: Path, level: int | None = None, family: Family | None = None,
+               verify: bool = True) -> tuple[dict, int]:
+    """The checked header of a level file and where its body starts, checked against the
+    expected level and family (None: any); with ``verify`` the body is hashed (in pieces, so
+    memory stays flat) and compared with the header's sha256."""
     path = Path(path)
     header, offset = read_header(path)
-    check_header(header, path.name, level, capture_empty)
-    body = np.memmap(path, np.int8, "r", offset=offset, shape=(header["entries"],))
-    if verify and body_digest(body) != header["sha256"]:
-        raise InputError(f"table file {path.name}: corrupted (its body does not match its "
+    check_header(header, path.name, level, family)
+    if verify and file_digest(path, offset) != header["sha256"]:
+        raise TableError(f"table file {path.name}: corrupted (its body does not match its "
                          f"sha256)")
-    return header, body
+    return header, offset
 
 
-def read_table_into(path: Path, level: int, capture_empty: bool, out: np.ndarray) -> dict:
-    """Copy a level file's body into ``out`` (int8[entries]) and check its digest on the way:
-    one pass over the file. ``out`` is left unspecified if the file is refused."""
-    path = Path(path)
-    header, offset = read_header(path)
-    check_header(header, path.name, level, capture_empty)
-    view = memoryview(out).cast("B")
+def file_digest(path: Path, offset: int) -> str:
+    """sha256 of a file from ``offset`` to its end, read a piece at a time (the pages are
+    dropped from the cache hint afterwards: a verify must not fill the memory)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        f.seek(offset)
-        for begin in range(0, len(view), _CHUNK):
-            piece = view[begin:begin + _CHUNK]
-            if f.readinto(piece) != len(piece):
-                raise InputError(f"table file {path.name}: truncated while reading")
-            digest.update(piece)
-    if digest.hexdigest() != header["sha256"]:
-        raise InputError(f"table file {path.name}: corrupted (its body does not match its "
-                         f"sha256)")
-    return header
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            while piece := f.read(_CHUNK):
+                digest.update(piece)
+            if hasattr(os, "posix_fadvise"):
+                os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    except OSError as error:
+        raise TableError(f"table file {Path(path).name}: cannot read it ({error.strerror})"
+                         ) from None
+    return digest.hexdigest()
+
+
+def read_body(path: Path, level: int, family: Family) -> np.ndarray:
+    """A level file's values, checked, as a read-only int8 memmap (small levels, tests)."""
+    header, offset = open_table(path, level, family, verify=True)
+    return np.memmap(path, np.int8, "r", offset=offset, shape=(header["entries"],))

@@ -9,11 +9,17 @@ import textwrap
 import numpy as np
 import pytest
 
-from solver.errors import InputError
+from solver import tables as api
 from solver.games.mancala import api as mancala
-from tables import api, build, index
-from tables.format import level_filename
+from tables import api as tables_api, build, index
+from tables.errors import TableError
+from tables.format import Family, level_filename as _level_filename
+from tables.levels import found_pieces
 from tables.probe import NO_ENTRY, probe
+
+
+def level_filename(level: int, capture_empty: bool, pits: int = 6) -> str:
+    return _level_filename(level, Family(pits, capture_empty, 1))
 
 TOP = 9  # levels 1..9: 293,929 positions, well under a second
 
@@ -40,10 +46,22 @@ def test_the_default_directory_is_a_per_user_data_folder(monkeypatch, tmp_path):
 
 
 def test_a_build_writes_one_file_per_level_with_the_in_memory_values(built):
-    data, offsets = build.build_in_memory(TOP, True)
+    tables = build.build_in_memory(TOP, True)
     for level in range(1, TOP + 1):
-        _, body = api.open_table(built / level_filename(level, True), level, True)
-        assert np.array_equal(body, data[offsets[level]:offsets[level + 1]])
+        body = tables_api.level_values(built, level, Family(6, True, 1))
+        assert np.array_equal(body, tables.level(level))
+
+
+@pytest.mark.parametrize("pits", [1, 2, 3, 4, 5])
+def test_every_board_builds_to_files_with_the_in_memory_values(tmp_path, pits):
+    report = api.build(7, tmp_path, capture_empty=False, pits=pits)
+    assert report.built == list(range(1, 8)) and report.pits == pits
+    tables = build.build_in_memory(7, False, pits)
+    for level in range(1, 8):
+        body = tables_api.level_values(tmp_path, level, Family(pits, False, 1))
+        assert np.array_equal(body, tables.level(level))
+    assert api.info(tmp_path).levels(False, pits) == list(range(1, 8))
+    assert api.verify(tmp_path, sample=20, seed=pits).ok
 
 
 def test_a_rerun_verifies_finished_levels_and_only_builds_the_missing_ones(tmp_path):
@@ -77,23 +95,23 @@ def test_a_corrupted_level_file_stops_the_build(tmp_path):
     raw = bytearray(path.read_bytes())
     raw[-1] ^= 0x01
     path.write_bytes(bytes(raw))
-    with pytest.raises(InputError, match="level-03.*corrupted"):
+    with pytest.raises(TableError, match="level-03.*corrupted"):
         api.build(4, tmp_path)  # nothing to build: every file is only verified
-    with pytest.raises(InputError, match="level-03.*corrupted"):
+    with pytest.raises(TableError, match="level-03.*corrupted"):
         api.build(6, tmp_path)  # level 3 is read for levels 5 and 6
     assert not (tmp_path / level_filename(5, True)).exists()
 
 
 def test_a_second_build_of_the_same_tables_at_once_is_refused(tmp_path):
-    with api._build_lock(tmp_path, True):
-        with pytest.raises(InputError, match="another build"):
+    with tables_api._build_lock(tmp_path, Family(6, True, 1)):
+        with pytest.raises(TableError, match="another build"):
             api.build(2, tmp_path)
     api.build(2, tmp_path, capture_empty=True)
 
 
 @pytest.mark.parametrize("bad", [0, -3, 49, 2.5, "7", True])
 def test_impossible_max_stones_are_refused(tmp_path, bad):
-    with pytest.raises(InputError, match="max-stones"):
+    with pytest.raises(TableError, match="max-stones"):
         api.build(bad, tmp_path)
 
 
@@ -103,7 +121,8 @@ STOP_AT = 9  # the subprocess stops half-way through this level, waiting to be k
 
 BUILDER = textwrap.dedent("""
     import sys, time
-    from tables import api
+    from tables import api, levels
+    levels.PERSIST_MIN = 1  # every piece to its file: level 9 is small
     def progress(p):
         if p.level == {stop} and p.stage == "build" and 0 < p.done < p.total:
             print("MIDDLE", flush=True)
@@ -134,8 +153,14 @@ def test_a_build_killed_in_the_middle_of_a_level_resumes_to_identical_files(tmp_
     # An earlier crash in the middle of writing leaves a partial temporary file: ignored.
     (interrupted / (level_filename(STOP_AT, True) + ".tmp-99999")).write_bytes(b"partial")
 
+    pieces = found_pieces(interrupted, STOP_AT, Family(6, True, 1))
+    assert pieces  # the finished pieces of level 9, kept
+
     resumed = api.build(top, interrupted)
     assert resumed.loaded == list(range(1, STOP_AT)) and resumed.built == [STOP_AT, top]
+    assert 0 < resumed.resumed < index.level_size(STOP_AT)  # not from the level's start
+    assert resumed.positions == index.level_size(STOP_AT) + index.level_size(top) \
+        - resumed.resumed
     api.build(top, clean)
     assert files_of(interrupted) == files_of(clean)
     assert api.info(interrupted).leftovers == []
@@ -164,6 +189,8 @@ def test_verify_checks_every_file_and_recomputes_samples_by_search(built):
     assert report.ok and len(report.samples) == 30 and len(report.files) == 2 * TOP
     assert {s.capture_empty for s in report.samples} == {True, False}
     assert all(s.table == s.search for s in report.samples)
+    assert sum(s.exact is not None for s in report.samples) >= 20  # most also by exact search
+    assert all(s.exact in (None, s.table) for s in report.samples)
 
 
 def test_verify_refuses_a_damaged_file(built, tmp_path):
@@ -173,7 +200,7 @@ def test_verify_refuses_a_damaged_file(built, tmp_path):
     raw = bytearray(path.read_bytes())
     raw[len(raw) // 2 + 300] ^= 0x40
     path.write_bytes(bytes(raw))
-    with pytest.raises(InputError, match="corrupted"):
+    with pytest.raises(TableError, match="corrupted"):
         api.verify(tmp_path)
 
 
@@ -192,9 +219,9 @@ def test_probe_follows_the_capture_rule(built):
 
 
 def test_probe_without_the_level_or_on_another_board_is_refused(built):
-    with pytest.raises(InputError, match="no table for level 12"):
+    with pytest.raises(TableError, match="no table for level 12"):
         api.probe("2,2,2,2,2,1/0,1,0,0,0,0 0-0 A", built)
-    with pytest.raises(InputError, match="6 pits"):
+    with pytest.raises(TableError, match="no table for level 6 \\(3 pits"):
         api.probe("1,1,1/1,1,1 0-0 A", built)
 
 
@@ -203,16 +230,15 @@ def test_probe_without_the_level_or_on_another_board_is_refused(built):
 def test_the_numba_probe_reads_every_loaded_level_and_nothing_beyond(built, rng):
     loaded = api.load_for_search(built, capture_empty=False)
     assert loaded.max_level == TOP and loaded.offsets.shape == (TOP + 2,)
-    data, offsets = build.build_in_memory(TOP, False)
-    assert np.array_equal(loaded.data, data) and np.array_equal(loaded.offsets, offsets)
+    tables = build.build_in_memory(TOP, False)
     config = build.config_word(False)
     for _ in range(500):
         level = rng.randrange(0, TOP + 1)
         i = rng.randrange(index.level_size(level))
-        mover, other = index.unrank(level, i)
+        mover, other = index.unrank(6, level, i)
         stores = np.uint64(rng.randrange(20)) << np.uint64(48)  # stores never matter
         assert probe((mover | config | stores, other | config), loaded.data,
-                     loaded.offsets) == data[offsets[level] + i]
+                     loaded.offsets) == tables.level(level)[i]
     beyond = index.pits_word((TOP + 1, 0, 0, 0, 0, 0))
     assert probe((beyond | config, index.pits_word((0, 0, 0, 0, 0, 1)) | config), loaded.data,
                  loaded.offsets) == NO_ENTRY
@@ -220,12 +246,40 @@ def test_the_numba_probe_reads_every_loaded_level_and_nothing_beyond(built, rng)
     assert probe(small, loaded.data, loaded.offsets) == NO_ENTRY
 
 
+def test_the_probe_reads_the_tables_of_its_own_board_only(tmp_path, rng):
+    api.build(6, tmp_path, pits=3)
+    loaded = api.load_for_search(tmp_path, pits=3)
+    tables = build.build_in_memory(6, True, 3)
+    config = build.config_word(True, 3)
+    for _ in range(200):
+        level = rng.randrange(0, 7)
+        i = rng.randrange(index.level_size(level, 3))
+        mover, other = index.unrank(3, level, i)
+        assert probe((mover | config, other | config), loaded.data, loaded.offsets) \
+            == tables.level(level)[i]
+    six = build.config_word(True, 6)
+    assert probe((np.uint64(1) | six, np.uint64(1) | six), loaded.data, loaded.offsets) \
+        == NO_ENTRY
+
+
+def test_searching_tables_are_mapped_not_read(built):
+    """The arrays alpha-beta gets are views of the files: nothing is copied into memory."""
+    loaded = api.load_for_search(built, capture_empty=True)
+    assert not loaded.data.flags.owndata
+    top = index.level_size(TOP)
+    assert loaded.data.size >= sum(index.level_size(n) for n in range(1, TOP + 1)) and top > 0
+
+
 def test_load_for_search_stops_at_the_first_missing_level(built, tmp_path):
     for level in (1, 2, 4):
         name = level_filename(level, True)
         (tmp_path / name).write_bytes((built / name).read_bytes())
     loaded = api.load_for_search(tmp_path, True)
-    assert loaded.max_level == 2 and loaded.data.size == 1 + 12 + 78
+    assert loaded.max_level == 2
+    config = build.config_word(True)
+    three = (index.pits_word((1, 1, 0, 0, 0, 0)) | config, index.pits_word((1, 0, 0, 0, 0, 0))
+             | config)
+    assert probe(three, loaded.data, loaded.offsets) == NO_ENTRY
 
 
 def test_the_probe_ignores_padding_after_the_last_level(built):

@@ -1,6 +1,6 @@
 """The retrograde build against plain search: every entry of the small levels equals the exact
 alpha-beta value of its position with both stores empty, and a minimax written here over the
-reference rules; random entries of larger levels too (slow)."""
+reference rules, for every board of 1..6 pits; random entries of larger levels too (slow)."""
 import json
 import subprocess
 import sys
@@ -18,34 +18,31 @@ from tables import build, index
 
 EXHAUSTIVE_SEARCH_LEVELS = 5   # every entry of levels 1..5 (5265 positions per rule) by alpha-beta
 EXHAUSTIVE_MINIMAX_LEVELS = 7  # every entry of levels 1..7 by the reference minimax
+# Smaller boards: every entry of these levels by the reference minimax (about 10^4 per board).
+MINIMAX_LEVELS_OF_BOARD = {1: 14, 2: 12, 3: 9, 4: 7, 5: 6}
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["capture-empty", "capture-nonempty"])
 def small_tables(request):
     capture_empty = request.param
-    data, offsets = build.build_in_memory(12, capture_empty)
-    return capture_empty, data, offsets
-
-
-def entry(tables, counts) -> int:
-    _, data, offsets = tables
-    level, i = index.index_of(counts)
-    return int(data[offsets[level] + i])
+    return capture_empty, build.build_in_memory(12, capture_empty)
 
 
 def packed(counts, capture_empty):
-    """The kernel state of 12 pit counts (the mover's six, then the other's), stores 0."""
-    config = build.config_word(capture_empty)
-    return (index.pits_word(counts[:6]) | config, index.pits_word(counts[6:]) | config)
+    """The kernel state of 2m pit counts (the mover's m, then the other's), stores 0."""
+    m = len(counts) // 2
+    config = build.config_word(capture_empty, m)
+    return (index.pits_word(counts[:m]) | config, index.pits_word(counts[m:]) | config)
 
 
 @lru_cache(maxsize=None)
 def future_gain(pits: tuple[int, ...], capture_empty: bool) -> int:
-    """V by trying every line of the reference rules: A to move with the first six pits, stores
+    """V by trying every line of the reference rules: A to move with the first m pits, stores
     0; the value is A's final store minus B's."""
+    m = len(pits) // 2
     pos = reference.Position(pits, (0, 0), reference.A)
     if reference.is_over(pos):
-        return sum(pits[:6]) - sum(pits[6:])
+        return sum(pits[:m]) - sum(pits[m:])
     best = None
     for move in reference.legal_actions(pos):
         child = reference.apply(replace(pos, capture_empty=capture_empty), move)
@@ -53,34 +50,47 @@ def future_gain(pits: tuple[int, ...], capture_empty: bool) -> int:
         if child.to_move == reference.A:
             value = banked + future_gain(child.pits, capture_empty)
         else:  # B moves next: look at the board from B's side
-            value = banked - future_gain(child.pits[6:] + child.pits[:6], capture_empty)
+            value = banked - future_gain(child.pits[m:] + child.pits[:m], capture_empty)
         best = value if best is None else max(best, value)
     return best
 
 
 def test_every_entry_of_small_levels_equals_the_reference_minimax(small_tables):
-    capture_empty, data, offsets = small_tables
+    capture_empty, tables = small_tables
     for level in range(1, EXHAUSTIVE_MINIMAX_LEVELS + 1):
         for i in range(index.level_size(level)):
             counts = index.counts_at(level, i)
-            assert data[offsets[level] + i] == future_gain(counts, capture_empty), counts
+            assert tables.level(level)[i] == future_gain(counts, capture_empty), counts
+
+
+@pytest.mark.parametrize("capture_empty", [True, False], ids=["capture-empty", "nonempty"])
+@pytest.mark.parametrize("pits", sorted(MINIMAX_LEVELS_OF_BOARD))
+def test_every_entry_of_small_levels_of_every_board_equals_the_reference_minimax(pits,
+                                                                                 capture_empty):
+    top = MINIMAX_LEVELS_OF_BOARD[pits]
+    tables = build.build_in_memory(top, capture_empty, pits)
+    for level in range(1, top + 1):
+        assert tables.level(level).size == index.level_size(level, pits)
+        for i in range(index.level_size(level, pits)):
+            counts = index.counts_at(level, i, pits)
+            assert tables.level(level)[i] == future_gain(counts, capture_empty), counts
 
 
 def test_every_entry_of_small_levels_equals_exact_alpha_beta(small_tables):
     """The proof at the heart of ``AlphaBeta.solve`` (MTD(f)) for every entry; ``solve``
     itself, which adds a principal variation, below on a sample."""
-    capture_empty, data, offsets = small_tables
+    capture_empty, tables = small_tables
     engine = AlphaBeta(mancala.kernel_game(), 1)
     for level in range(1, EXHAUSTIVE_SEARCH_LEVELS + 1):
         for i in range(index.level_size(level)):
             counts = index.counts_at(level, i)
             state = packed(counts, capture_empty)
             expected = game.score(state) if game.is_terminal(state) else engine.prove(state)[0]
-            assert data[offsets[level] + i] == expected, counts
+            assert tables.level(level)[i] == expected, counts
 
 
 def test_sampled_entries_equal_alpha_beta_solve(small_tables, rng):
-    capture_empty, data, offsets = small_tables
+    capture_empty, tables = small_tables
     engine = AlphaBeta(mancala.kernel_game(), 4)
     checked = 0
     while checked < 60:
@@ -89,25 +99,26 @@ def test_sampled_entries_equal_alpha_beta_solve(small_tables, rng):
         state = packed(index.counts_at(level, i), capture_empty)
         if game.is_terminal(state):
             continue
-        assert data[offsets[level] + i] == engine.solve(state).value, index.counts_at(level, i)
+        assert tables.level(level)[i] == engine.solve(state).value, index.counts_at(level, i)
         checked += 1
 
 
-def test_values_are_bounded_by_and_have_the_parity_of_the_stones_in_play(small_tables):
+@pytest.mark.parametrize("pits", [1, 3, 6])
+def test_values_are_bounded_by_and_have_the_parity_of_the_stones_in_play(pits):
     # The n stones all end in a store: mover's gain + other's gain = n, so V = n - 2 * other's.
-    _, data, offsets = small_tables
-    for level in range(13):
-        values = data[offsets[level]:offsets[level + 1]].astype(np.int64)
+    tables = build.build_in_memory(9, True, pits)
+    for level in range(10):
+        values = tables.level(level).astype(np.int64)
         assert np.abs(values).max() <= level
         assert np.all((values - level) % 2 == 0)
 
 
 def test_a_side_without_stones_ends_the_game_and_the_other_sweeps(small_tables):
-    _, data, offsets = small_tables
+    _, tables = small_tables
     for level in range(1, 13):
-        level_values = data[offsets[level]:offsets[level + 1]]
-        assert np.all(level_values[:index.BLOCK[level, 1]] == -level)         # mover empty
-        assert np.all(level_values[index.BLOCK[level, level]:] == level)      # other empty
+        level_values = tables.level(level)
+        assert np.all(level_values[:index.BLOCK[6, level, 1]] == -level)         # mover empty
+        assert np.all(level_values[index.BLOCK[6, level, level]:] == level)      # other empty
 
 
 def test_the_capture_rule_decides_a_race_of_two_stones():
@@ -121,31 +132,29 @@ def test_the_capture_rule_decides_a_race_of_two_stones():
     A one step ahead, until A's last stone drops opposite B's: A captures both, +2.
     """
     counts = (1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0)
-    with_empty = build.build_in_memory(2, capture_empty=True)
-    without = build.build_in_memory(2, capture_empty=False)
-    assert entry((True, *with_empty), counts) == 0
-    assert entry((False, *without), counts) == 2
+    level, i = index.index_of(counts)
+    assert build.build_in_memory(2, capture_empty=True).level(level)[i] == 0
+    assert build.build_in_memory(2, capture_empty=False).level(level)[i] == 2
 
 
-def test_a_range_of_groups_is_built_alone_from_the_lower_levels(small_tables):
-    """What one distributed task does: the blocks of one group, held alone in their own array,
-    equal the same blocks of a whole-level build."""
-    capture_empty, data, offsets = small_tables
-    level = 12
-    whole = data[offsets[level]:offsets[level + 1]]
-    for group in range(build.group_count(level)):
-        blocks = build.group_blocks(level, group)
-        size = build.group_size(level, group) // len(blocks)
-        current = np.empty(build.group_size(level, group), np.int8)
-        base = np.full(level + 1, -1, np.int64)
-        for i, s in enumerate(blocks):
-            base[s] = i * size
-        computed = build.build_level(level, capture_empty, data, offsets, current, base,
-                                     groups=(group, group + 1))
-        assert computed == current.size
-        for i, s in enumerate(blocks):
-            start = index.BLOCK[level, s]
-            assert np.array_equal(current[i * size:(i + 1) * size], whole[start:start + size])
+def test_one_piece_of_a_bucket_is_computed_alone_from_the_earlier_buckets(small_tables):
+    """What one piece (a distributed task) does: a range of a bucket, computed while the later
+    buckets of its level hold garbage, equals the same positions of a whole build."""
+    capture_empty, tables = small_tables
+    level, middle = 12, 40
+    whole = tables.level(level)
+    data = tables.data.copy()
+    rebuilt = data[tables.starts[level]:tables.starts[level] + whole.size]
+    later = [build.bucket(6, level, d) for d in range(middle, 6 * level + 1)]
+    for part in later:  # not computed yet: 99 is never a value (|V| <= 12)
+        build.scatter(part, 0, np.full(part.size, 99, np.int8), rebuilt)
+    part = later[0]
+    begin, end = part.size // 3, 2 * part.size // 3
+    build.scatter(part, begin, build.compute(part, begin, end, capture_empty, data,
+                                             tables.offsets), rebuilt)
+    placed = rebuilt != 99
+    assert placed.sum() == whole.size - sum(p.size for p in later) + (end - begin)
+    assert np.array_equal(rebuilt[placed], whole[placed])
 
 
 def test_progress_reports_every_bucket_up_to_the_level_size():
@@ -159,7 +168,7 @@ def test_progress_reports_every_bucket_up_to_the_level_size():
 @pytest.mark.slow
 @pytest.mark.parametrize("capture_empty", [True, False])
 def test_random_entries_of_level_16_and_up_equal_alpha_beta_solve(rng, capture_empty):
-    data, offsets = build.build_in_memory(18, capture_empty)
+    tables = build.build_in_memory(18, capture_empty)
     engine = AlphaBeta(mancala.kernel_game(), 64)
     checked = 0
     while checked < 150:
@@ -168,7 +177,7 @@ def test_random_entries_of_level_16_and_up_equal_alpha_beta_solve(rng, capture_e
         state = packed(index.counts_at(level, i), capture_empty)
         if game.is_terminal(state):
             continue
-        assert data[offsets[level] + i] == engine.solve(state).value, index.counts_at(level, i)
+        assert tables.level(level)[i] == engine.solve(state).value, index.counts_at(level, i)
         checked += 1
 
 
@@ -176,8 +185,8 @@ FRESH_PROCESS = """
 import json
 from kernels._jit import cache_hits
 from tables import build, index, probe
-kernels = dict(bucket=build.build_bucket, half_tables=build._half_tables, unrank=index.unrank,
-               probe=probe.probe)
+kernels = dict(compute=build.compute_range_parallel, scatter=build.scatter_range,
+               half_tables=build._half_tables, unrank=index.unrank, probe=probe.probe)
 print(json.dumps({name: cache_hits(k) for name, k in kernels.items()}))
 """
 
@@ -187,15 +196,14 @@ def test_a_fresh_process_loads_the_table_kernels_from_the_disk_cache():
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)  # fill it
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert json.loads(done.stdout) == dict(bucket=1, half_tables=1, unrank=1, probe=1)
+    assert json.loads(done.stdout) == dict(compute=1, scatter=1, half_tables=1, unrank=1,
+                                           probe=1)
 
 
-def test_arrays_that_cannot_hold_the_level_are_refused_before_any_write():
-    data, offsets = build.build_in_memory(4)
-    level = 5
-    whole = np.zeros(index.level_size(level), np.int8)
-    with pytest.raises(ValueError, match="does not fit"):
-        build.build_level(level, True, data, offsets, whole[:-1], build.full_block_base(level))
-    with pytest.raises(ValueError, match="every level below"):
-        build.build_level(level, True, data[:-1], offsets[:-1], whole,
-                          build.full_block_base(level))
+def test_arrays_that_cannot_hold_the_levels_are_refused_before_any_read_or_write():
+    tables = build.build_in_memory(4)
+    part = build.bucket(6, 5, 10)
+    with pytest.raises(ValueError, match="do not hold every level"):
+        build.compute(part, 0, part.size, True, tables.data, tables.offsets)  # no level 5
+    with pytest.raises(ValueError, match="do not fit"):
+        build.scatter(part, 0, np.zeros(part.size, np.int8), np.zeros(10, np.int8))

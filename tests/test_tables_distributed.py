@@ -1,12 +1,17 @@
-"""The build on a real Dask cluster (two worker processes on loopback) writes the same bytes as
-a local build; a rerun on the cluster resumes; an unreachable scheduler is bad input."""
+"""The build on a real Dask cluster (worker processes on loopback) writes the same bytes as a
+local build; a rerun on the cluster resumes; its tasks are spread over every worker; an
+unreachable scheduler is bad input; the plan of a large level keeps 32 workers busy."""
 import socket
+from collections import Counter
 
 import pytest
 
-from solver.errors import InputError
-import tables.distributed
-from tables import api
+from solver import tables as api
+from tables import distributed as table_cluster
+from tables.errors import TableError
+from tables.format import Family
+from tables.levels import LocalExecutor, build_levels
+from tables.mapping import MemoryBudget
 
 distributed = pytest.importorskip("distributed")
 
@@ -31,23 +36,56 @@ def test_a_cluster_build_is_byte_identical_to_a_local_build(cluster, tmp_path, c
                        scheduler=cluster.scheduler_address)
     assert report.built == list(range(1, TOP + 1)) and report.workers == 2
     api.build(TOP, local, capture_empty)
-    assert files_of(on_cluster) == files_of(local) and len(files_of(local)) == TOP
-    assert api.info(on_cluster).leftovers == []  # the chunk files were assembled and removed
+    assert files_of(on_cluster) == files_of(local)
+    assert api.info(on_cluster).leftovers == []  # the pieces were scattered and removed
+
+
+def test_a_cluster_build_of_another_board_is_byte_identical_too(cluster, tmp_path):
+    on_cluster, local = tmp_path / "cluster", tmp_path / "local"
+    api.build(8, on_cluster, False, scheduler=cluster.scheduler_address, pits=4)
+    api.build(8, local, False, pits=4)
+    assert files_of(on_cluster) == files_of(local) != {}
 
 
 def test_a_cluster_build_resumes_from_the_finished_levels(cluster, tmp_path):
     api.build(6, tmp_path)
     seen = []
     report = api.build(8, tmp_path, scheduler=cluster.scheduler_address, progress=seen.append)
-    assert report.loaded == list(range(1, 7)) and report.built == [7, 8]
-    assert seen[-1].positions_done == seen[-1].positions_total
+    assert report.loaded == [1, 2, 3, 4, 5, 6] and report.built == [7, 8]
     assert api.verify(tmp_path, sample=5, seed=1).ok
 
 
+def test_the_pieces_of_a_bucket_go_to_every_worker(cluster, tmp_path):
+    """Finer than one task per group of a level: every bucket of a level is cut into pieces,
+    and the pieces of one level run on both workers."""
+    family = Family(6, True, 1)
+    with LocalExecutor() as local:
+        build_levels(11, tmp_path, family, local, MemoryBudget())
+    with table_cluster.DaskExecutor(cluster.scheduler_address, 1) as executor:
+        executor.piece_size = lambda size: max(1, size // 8)  # many small pieces
+        build_levels(12, tmp_path, family, executor, MemoryBudget())
+    workers = Counter(worker for level, _, _, _, worker in executor.tasks if level == 12)
+    assert len(workers) == 2 and min(workers.values()) > 10
+    assert sum(end - begin for level, _, begin, end, _ in executor.tasks if level == 12) \
+        == family.size(12)
+    assert api.verify(tmp_path, sample=10, seed=2).ok
+
+
+def test_a_level_of_28_stones_keeps_32_workers_busy():
+    """The plan, not a run: every bucket holding more than 32 minimal tasks' worth of positions
+    has at least 32 tasks, and the buckets with fewer hold a small share of the level."""
+    rows = table_cluster.plan(6, 28, 32)
+    total = sum(r["positions"] for r in rows)
+    assert total == Family(6).size(28)
+    busy = sum(r["positions"] for r in rows if r["tasks"] >= 32)
+    assert busy / total > 0.98
+    assert sum(r["tasks"] for r in rows) > 32 * 28 // 2 + 1
+
+
 def test_an_unreachable_scheduler_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(tables.distributed, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(table_cluster, "CONNECT_TIMEOUT", "1s")
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
+    with pytest.raises(TableError, match="cannot reach the Dask scheduler"):
         api.build(3, tmp_path, scheduler=f"tcp://127.0.0.1:{port}")

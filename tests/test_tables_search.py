@@ -1,19 +1,18 @@
 """Endgame tables inside the search: the same exact values with and without them, and the
 commands that build, check, probe and use them (run for real in subprocesses)."""
-
 from dataclasses import replace
 
 import numpy as np
 import pytest
-from test_alphabeta import random_position
-from test_cli import run, run_json
 
+from solver.games.mancala import api as mancala
 from solver.errors import InputError
 from solver.games import mancala as reference
-from solver.games.mancala import api as mancala
 from solver.search.alphabeta import AlphaBeta
-from tables import api
-from tables.format import level_filename, open_table, write_table
+from solver import tables as api
+from tables.format import Family, level_filename, read_body, write_table
+from test_alphabeta import random_position
+from test_cli import run, run_json
 
 TOP = 9
 
@@ -53,8 +52,19 @@ def test_a_position_inside_the_tables_is_answered_by_a_lookup(built):
 def test_asking_for_tables_that_are_not_built_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match="build them"):
         mancala.best_move(exact=True, tables=tmp_path)
-    with pytest.raises(InputError, match="6 pits"):
+    with pytest.raises(InputError, match="no 4-pit capture-empty tables"):
         mancala.best_move(rules=mancala.Rules(4, 3), exact=True, tables=tmp_path)
+
+
+@pytest.mark.parametrize("pits,stones", [(3, 3), (4, 2), (2, 4)])
+def test_every_board_solves_with_its_tables_to_the_same_values(tmp_path, pits, stones):
+    for capture_empty in (True, False):
+        api.build(2 * pits * stones - 2, tmp_path, capture_empty, pits=pits)
+        rules = mancala.Rules(pits, stones, capture_empty)
+        with_tables = mancala.solve(rules, tables=tmp_path)
+        assert with_tables.table_levels == 2 * pits * stones - 2
+        assert with_tables.to_dict() | {"nodes": 0, "seconds": 0, "table_levels": 0} == \
+            mancala.solve(rules, tables=False).to_dict() | {"nodes": 0, "seconds": 0}
 
 
 def test_solving_with_tables_agrees_with_solving_without(built):
@@ -93,12 +103,35 @@ def test_build_info_verify_probe_commands(tmp_path):
     assert solved["value"] == exact.value
 
 
+def test_the_commands_take_every_board(tmp_path):
+    directory = str(tmp_path)
+    out = run_json("tables", "build", "mancala", "--pits", "3", "--max-stones", "8",
+                   "--no-capture-empty", "--dir", directory)
+    assert out["built"] == list(range(1, 9)) and out["pits"] == 3
+    listing = run_json("tables", "info", "--pits", "3", "--dir", directory)
+    assert {(f["pits"], f["capture_empty"]) for f in listing["files"]} == {(3, False)}
+    assert run_json("tables", "verify", "--pits", "3", "--dir", directory, "--sample", "10",
+                    "--seed", "3")["ok"]
+    position = "2,0,1/1,1,3 4-5 A"
+    probed = run_json("tables", "probe", position, "--no-capture-empty", "--dir", directory)
+    exact = mancala.best_move(position, rules=mancala.Rules(3, 4, False), exact=True,
+                              tables=False)
+    assert probed["value"] == exact.value and probed["pits"] == 3
+    solved = run_json("solve", "mancala", "--pits", "3", "--stones", "2", "--no-capture-empty",
+                      "--tables", directory)
+    assert solved["value"] == mancala.solve(mancala.Rules(3, 2, False), tables=False).value
+    refused = run("tables", "build", "mancala", "--pits", "7", "--max-stones", "3", "--dir",
+                  directory)
+    assert refused.returncode == 2 and refused.stderr.startswith("solver: error: --pits")
+
+
 def test_verify_fails_on_a_wrong_entry_and_refuses_a_corrupted_file(built, tmp_path):
     for path in built.glob("*.tbl"):
         (tmp_path / path.name).write_bytes(path.read_bytes())
-    wrong = tmp_path / level_filename(2, True)
-    _, body = open_table(wrong, 2, True)
-    write_table(wrong, 2, True, np.asarray(body) + np.int8(1))  # a sound file with wrong values
+    six = Family(6, True, 1)
+    wrong = tmp_path / level_filename(2, six)
+    body = np.array(read_body(wrong, 2, six))
+    write_table(wrong, 2, six, body + np.int8(1))  # a sound file with wrong values
     done = run("tables", "verify", "--dir", str(tmp_path), "--sample", "60", "--seed", "2")
     assert done.returncode == 1 and "MISMATCH" in done.stdout
     data = bytearray(wrong.read_bytes())

@@ -141,7 +141,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     the end of every line reports ``exact=True``. Without ``rules``, a position is played
     with captures from empty opposite pits (the default rule).
 
-    ``tables``: endgame tables probed at the leaves (Kalah(6, n) only): a directory, True for
+    ``tables``: endgame tables probed at the leaves: a directory, True for
     the default directory, False for none; None (the default) uses the default directory's
     tables for an exact search when it has any."""
     pos, rules = playable_position(position, rules)
@@ -225,23 +225,20 @@ def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True,
                    max_stones: int | None = None) -> EndgameTables | None:
     """The endgame tables a search of ``rules`` should probe: from ``tables`` (a directory, or
     True / None for the default one), levels up to ``max_stones`` (None: all built), or None
-    when not ``wanted``, when the board is not 6 pits a side, or when none are built (an error
-    if they were ``required``)."""
+    when not ``wanted`` or when none are built for the board and rule (an error if they were
+    ``required``). The levels are memory-mapped, not read."""
     if not wanted or tables is False:
         return None
-    from tables import api as tables_api
-    if rules.pits != tables_api.PITS:
-        if required:
-            raise InputError(f"endgame tables are for 6 pits a side, not {rules.pits}")
-        return None
+    from solver import tables as tables_api
     directory = None if tables in (None, True) else tables
-    loaded = tables_api.load_for_search(directory, rules.capture_empty, max_stones)
+    loaded = tables_api.load_for_search(directory, rules.capture_empty, max_stones, rules.pits)
     if loaded.max_level == 0:
         if required:
             where = tables_api.default_directory() if directory is None else directory
             flag = "" if rules.capture_empty else " --no-capture-empty"
-            raise InputError(f"no {tables_api.rule_name(rules.capture_empty)} tables in {where}: "
-                             f"build them with `solver tables build mancala --max-stones N"
+            rule = "capture-empty" if rules.capture_empty else "capture-nonempty"
+            raise InputError(f"no {rules.pits}-pit {rule} tables in {where}: build them with "
+                             f"`solver tables build mancala --pits {rules.pits} --max-stones N"
                              f"{flag}`")
         return None
     return EndgameTables(loaded.data, loaded.offsets, loaded.max_level)
