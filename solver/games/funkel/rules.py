@@ -68,6 +68,7 @@ from solver.errors import InputError
 from solver.games import FACTS
 
 INFO = FACTS["funkel"]
+MAX_PUSHES_LIMIT = 65535    # the kernel keeps the push count and its limit in 16 bits
 
 GEMS = ("grey", "blue", "purple", "green", "pink", "yellow")
 GEM_LETTERS = "gbpnky"
@@ -139,8 +140,10 @@ class Rules:
             raise InputError(f"players must be 2, 3 or 4, got {self.players!r}")
         if self.layout not in LAYOUTS:
             raise InputError(f"unknown layout {self.layout!r}: choose {', '.join(LAYOUTS)}")
-        if not isinstance(self.max_pushes, int) or self.max_pushes < 1:
-            raise InputError(f"max_pushes must be a positive whole number, got {self.max_pushes!r}")
+        if isinstance(self.max_pushes, bool) or not isinstance(self.max_pushes, int) or \
+                not 1 <= self.max_pushes <= MAX_PUSHES_LIMIT:
+            raise InputError(f"max_pushes must be a whole number 1..{MAX_PUSHES_LIMIT} (the "
+                             f"packed state's 16-bit field), got {self.max_pushes!r}")
 
     @property
     def board(self) -> Layout:

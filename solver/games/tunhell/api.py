@@ -53,6 +53,11 @@ def read_position(position: str | InfoSet | State, seat: int | None = None) -> I
     if not isinstance(position, InfoSet):
         raise InputError(f"a tunhell position is JSON text, an InfoSet or a State, got "
                          f"{type(position).__name__}")
+    # An InfoSet built in Python is checked for consistency and for a mover who can act (the
+    # engine has nothing to search otherwise); hand-built tables need not be reachable.
+    from solver.games.tunhell.infoset import _check_mover_can_act
+    reference.check_info(position)
+    _check_mover_can_act(position)
     if seat is not None and seat != position.seat:
         raise InputError(f"the position is seat {position.seat}'s view, not seat {seat}'s")
     return position
