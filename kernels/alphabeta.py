@@ -28,9 +28,13 @@ whole, so two positions never share an entry by a hash collision. The data word:
 
     bit 63      56 55      48 47      40 39      32 31              16 15               0
         +--------+----------+----------+----------+------------------+------------------+
-        |1 0 ... |   work   | move + 1 |  depth   | upper + 32768    | lower + 32768    |
+        |1 h 0 ..|   work   | move + 1 |  depth   | upper + 32768    | lower + 32768    |
         +--------+----------+----------+----------+------------------+------------------+
-    bit 63: entry in use. lower/upper: bounds on the value net of banked() (0 / 0xFFFF: none).
+    bit 63: entry in use. bit 62 (h): heuristic, the bounds rest on a heuristic leaf or on
+    another heuristic entry; clear: they are proven game values (always so at depth EXACT).
+    A search that takes a bound from a heuristic entry counts a heuristic leaf, so a later
+    search on the same table cannot report a value guessed by an earlier one as exact.
+    lower/upper: bounds on the value net of banked() (0 / 0xFFFF: none).
     depth: remaining plies searched (255 = EXACT). move: best or refuting move (0 = none).
     work: log2 of the nodes the entry's search took; replacement keeps the deeper, then the
     costlier entry of a bucket.
@@ -66,6 +70,7 @@ STATS_SIZE = 16
 NO_ENTRY = -32768           # probe(): the tables do not hold this position
 
 _IN_USE = np.uint64(1 << 63)
+_HEURISTIC = np.uint64(1 << 62)
 _NO_LOWER = 0
 _NO_UPPER = 0xFFFF
 _BIAS = 32768
@@ -116,10 +121,12 @@ def tt_find(tt, bucket, word0, word1):
 
 
 @kernel(types.void(types.uint64[:, ::1], types.int64, types.uint64, types.uint64, types.int64,
-                   types.int64, types.int64, types.int64, types.int64))
-def tt_store(tt, bucket, word0, word1, lower, upper, depth, move, work):
-    """Record bounds (net values; +-INFINITY = none) found by a search of ``depth``. The key is
-    looked for again: the subtree's stores may have replaced the entry found before it."""
+                   types.int64, types.int64, types.int64, types.int64, types.boolean))
+def tt_store(tt, bucket, word0, word1, lower, upper, depth, move, work, heuristic):
+    """Record bounds (net values; +-INFINITY = none) found by a search of ``depth``;
+    ``heuristic``: they rest on a heuristic value. The key is looked for again: the subtree's
+    stores may have replaced the entry found before it."""
+    flag = _HEURISTIC if heuristic else np.uint64(0)
     slot = -1
     for s in range(bucket, bucket + 2):
         if tt[s, 0] == word0 and tt[s, 1] == word1 and tt[s, 2] & _IN_USE:
@@ -138,6 +145,7 @@ def tt_store(tt, bucket, word0, word1, lower, upper, depth, move, work):
                 upper = old_upper
             if move < 0:
                 move = np.int64((old >> np.uint64(40)) & _U8) - 1
+            flag |= old & _HEURISTIC  # combined bounds are proven only if both were
     else:
         slot = bucket
         for s in range(bucket, bucket + 2):
@@ -150,7 +158,8 @@ def tt_store(tt, bucket, word0, word1, lower, upper, depth, move, work):
     upper_field = _NO_UPPER if upper >= INFINITY else upper + _BIAS
     tt[slot, 0] = word0
     tt[slot, 1] = word1
-    tt[slot, 2] = (_IN_USE | np.uint64(lower_field) | (np.uint64(upper_field) << np.uint64(16))
+    tt[slot, 2] = (_IN_USE | flag | np.uint64(lower_field)
+                   | (np.uint64(upper_field) << np.uint64(16))
                    | (np.uint64(depth) << np.uint64(32)) | (np.uint64(move + 1) << np.uint64(40))
                    | (np.uint64(min(work, 255)) << np.uint64(48)))
 
@@ -249,6 +258,7 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
             return 0
     if ply == 0:
         stats[ROOT_MOVE] = -1
+    heuristic_before = stats[HEURISTIC_LEAVES]
 
     # Step 1. The value range the game guarantees may already decide the window.
     fixed, spread = bounds(state)
@@ -277,6 +287,8 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
         data = tt[slot, 2]
         tt_move = np.int64((data >> np.uint64(40)) & _U8) - 1
         if np.int64((data >> np.uint64(32)) & _U8) >= depth and ply > 0:
+            if data & _HEURISTIC:  # its bounds are guesses: so is what follows from them
+                stats[HEURISTIC_LEAVES] += 1
             lower_field = np.int64(data & _U16)
             upper_field = np.int64((data >> np.uint64(16)) & _U16)
             if lower_field != _NO_LOWER:
@@ -355,12 +367,16 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
     # Step 5. Store what was learnt, net of the banked part.
     if use_tt:
         work_done = log2_floor(stats[NODES] - nodes_before + 1)
+        guessed = stats[HEURISTIC_LEAVES] != heuristic_before
         if best <= original_alpha:
-            tt_store(tt, bucket, word0, word1, -INFINITY, best - fixed, depth, best_move, work_done)
+            tt_store(tt, bucket, word0, word1, -INFINITY, best - fixed, depth, best_move, work_done,
+                     guessed)
         elif best >= beta:
-            tt_store(tt, bucket, word0, word1, best - fixed, INFINITY, depth, best_move, work_done)
+            tt_store(tt, bucket, word0, word1, best - fixed, INFINITY, depth, best_move, work_done,
+                     guessed)
         else:
-            tt_store(tt, bucket, word0, word1, best - fixed, best - fixed, depth, best_move, work_done)
+            tt_store(tt, bucket, word0, word1, best - fixed, best - fixed, depth, best_move,
+                     work_done, guessed)
     if ply == 0:
         stats[ROOT_MOVE] = best_move
     return best

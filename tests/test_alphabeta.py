@@ -161,3 +161,26 @@ def test_a_proof_stopped_early_gives_bounds_that_hold_the_value():
         lower, upper = engine().prove_within(state, limit)
         assert lower <= exact <= upper and -30 <= lower <= upper <= 30
     assert engine().prove_within(state, 10**9) == (exact, exact)
+
+
+def test_a_table_reused_after_a_limited_search_does_not_pass_its_guesses_off_as_proof():
+    """Depth-limited entries left by an earlier search answer the later search's shallow probes;
+    a cutoff on a guessed bound is a guess too, so the later search must not call itself exact
+    (it used to: exact at depth 1 with the first search's heuristic value, 0 where the game is
+    worth +6)."""
+    for pits, stones in ((4, 3), (5, 3)):
+        state = glue.to_packed(reference.new_game(reference.Rules(pits, stones)))
+        searcher = engine()
+        first = searcher.iterate(state, max_depth=4)
+        again = searcher.iterate(state, max_depth=4)
+        assert not first.exact and not again.exact and again.depth == 4
+
+
+def test_after_a_limited_search_a_proof_on_the_same_table_is_still_exact(rng):
+    searcher = engine()
+    for _ in range(15):
+        pos = random_position(rng, 4, 9)
+        state = glue.to_packed(pos)
+        searcher.iterate(state, max_depth=3)
+        found = searcher.iterate(state, max_depth=60)
+        assert found.exact and found.value == minimax(pos, True)
