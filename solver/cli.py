@@ -63,6 +63,10 @@ def _parser() -> argparse.ArgumentParser:
                                help="N samples (mc: hidden deals; mcts: simulations)")
     funkel.add_argument("--method", choices=["mc", "mcts"], default="mc",
                         help="mc: flat Monte Carlo (default); mcts: determinized MCTS")
+    funkel.add_argument("--exact", action="store_true", help="solve exactly (small positions): "
+                        "each push's win probability under best play")
+    funkel.add_argument("--max-states", type=int, metavar="N", help="with --exact: give up "
+                        "beyond N table entries (default 1500000)")
     funkel.add_argument("--rollout", choices=["random", "greedy"], default="random")
     funkel.add_argument("--seat", type=int, help="the asking seat (must be the seat to move)")
     funkel.add_argument("--threads", type=int, default=1, metavar="T")
@@ -355,10 +359,18 @@ def _read_position_file(path: str) -> str:
         raise InputError(f"cannot read position file {path}: {error.strerror}") from None
 
 
+_FUNKEL_LABELS = {"win_rate_random_continuation": "win rate if all then play randomly",
+                  "win_rate_greedy_continuation": "win rate if all then play greedily",
+                  "search_value": "search value (mean simulation reward)",
+                  "win_probability": "win probability under best play (exact)"}
+
+
 def _best_funkel(args) -> str:
     from solver.games.funkel import api as funkel
     from solver.games import funkel as reference
     view = funkel.view_of(_read_position_file(args.position))
+    if args.exact:
+        return _exact_funkel(args, funkel, reference, view)
     options = dict(seat=args.seat, seconds=args.time, rollout=args.rollout, threads=args.threads,
                    seed=args.seed)
     if args.method == "mc":
@@ -367,14 +379,36 @@ def _best_funkel(args) -> str:
         found = funkel.mcts_moves(view, simulations=args.samples, **options)
     if args.json:
         return json.dumps(dict(found.to_dict(), method=args.method))
-    unit = "samples" if args.method == "mc" else "simulations"
+    unit = "samples" if args.method == "mc" else "visits"
     lines = [reference.draw(view), "", f"seat {found.seat} to move; {args.method} estimate, "
-             f"{found.samples:,} {unit}, {found.seconds:.2f} s (stopped: {found.stopped})", "",
-             f"{'push':<26} {'win %':>7}   95% interval {unit:>12}"]
+             f"{found.samples:,} {'samples' if args.method == 'mc' else 'simulations'}, "
+             f"{found.seconds:.2f} s (stopped: {found.stopped})",
+             f"each figure is the {_FUNKEL_LABELS[found.estimates]} ({found.estimates}), "
+             "not the win probability under best play", "",
+             f"{'push':<26} {'value':>7}   95% interval {unit:>12}"]
     for m in found.moves:
         mark = "  <- best" if m.action == found.best else ""
-        lines.append(f"{m.name:<26} {m.win_probability:>7.1%}   [{m.low:5.1%}, {m.high:5.1%}] "
+        lines.append(f"{m.name:<26} {m.value:>7.1%}   [{m.low:5.1%}, {m.high:5.1%}] "
                      f"{m.samples:>12,}{mark}")
+    lines.append(f"recommended: {funkel.describe(found.best)}")
+    return "\n".join(lines)
+
+
+def _exact_funkel(args, funkel, reference, view) -> str:
+    if args.method != "mc" or args.samples is not None or args.time is not None:
+        raise InputError("--exact takes no --method, --samples or --time: it solves the position")
+    found = funkel.exact_moves(view, seat=args.seat, max_states=args.max_states)
+    if args.json:
+        return json.dumps(dict(found.to_dict(), method="exact"))
+    lines = [reference.draw(view), "", f"seat {found.seat} to move; solved exactly "
+             f"({found.states:,} positions and reveals, {found.seconds:.2f} s)",
+             "win probability and expected result (a shared win counts its share) under best "
+             "play: max-n, equal values to the first push in legal order", "",
+             f"{'push':<26} {'win prob':>9} {'expected':>9}"]
+    for m in found.moves:
+        mark = "  <- best" if m.action == found.best else ""
+        lines.append(f"{funkel.describe(m.action):<26} {m.win[found.seat]:>9.2%} "
+                     f"{m.expected[found.seat]:>9.4f}{mark}")
     lines.append(f"recommended: {funkel.describe(found.best)}")
     return "\n".join(lines)
 

@@ -171,31 +171,43 @@ def estimate_game(rollout: str = "random") -> estimator.EstimateGame:
                                   play=playout.step, rollout=ROLLOUTS[rollout])
 
 
+# What each figure estimates (the key it carries in --json; README "Funkel Munkel" explains them).
+RANDOM_CONTINUATION = "win_rate_random_continuation"   # flat MC, uniformly random rollouts
+GREEDY_CONTINUATION = "win_rate_greedy_continuation"   # flat MC, greedy rollouts
+SEARCH_VALUE = "search_value"                          # MCTS: mean reward of the simulations
+WIN_PROBABILITY = "win_probability"                    # exact, under best play: only --exact
+CONTINUATION_LABELS = {"random": RANDOM_CONTINUATION, "greedy": GREEDY_CONTINUATION}
+
+
 @dataclass
 class PushEstimate:
-    """One action of the seat to move: its win probability for that seat (a shared result
-    counts its share), the Wilson 95% interval and the samples (rounds) behind it."""
+    """One action of the seat to move: ``value`` is what ``estimates`` names (for flat Monte
+    Carlo the mover's win rate when every seat then plays the rollout policy; for MCTS the mean
+    reward of the simulations through the action; a shared result counts its share), with the
+    Wilson 95% interval and the samples (rounds, or for MCTS the visits) behind it."""
 
     action: Action
-    win_probability: float
+    value: float
     low: float
     high: float
     samples: int
+    estimates: str = RANDOM_CONTINUATION
 
     @property
     def name(self) -> str:
         return describe(self.action)
 
     def to_dict(self) -> dict:
-        return dict(action=self.name, move=action_to_dict(self.action),
-                    win_probability=round(self.win_probability, 6),
-                    interval=[round(self.low, 6), round(self.high, 6)], samples=self.samples)
+        counted = "visits" if self.estimates == SEARCH_VALUE else "samples"
+        return {"action": self.name, "move": action_to_dict(self.action),
+                "estimates": self.estimates, self.estimates: round(self.value, 6),
+                "interval": [round(self.low, 6), round(self.high, 6)], counted: self.samples}
 
 
 @dataclass
 class MoveEstimates:
-    """An estimate of every legal action (legal order). ``best``: the highest win probability
-    (the first of equals). ``samples``: rounds (hidden deals), each played out once per action.
+    """An estimate of every legal action (legal order), all of the kind ``estimates`` names.
+    ``best``: the highest value (the first of equals; MCTS: the most visited). ``samples``: rounds (hidden deals), each played out once per action.
     ``stopped``: ``separated`` (best interval above all others), ``samples``, ``seconds`` or
     ``single move``."""
 
@@ -209,6 +221,7 @@ class MoveEstimates:
     threads: int
     seed: int
     stopped: str
+    estimates: str = RANDOM_CONTINUATION
 
     @property
     def recommended(self) -> PushEstimate:
@@ -220,7 +233,7 @@ class MoveEstimates:
 
     def to_dict(self) -> dict:
         return dict(game="funkel", position=self.position, seat=self.seat,
-                    best=describe(self.best), best_move=action_to_dict(self.best),
+                    estimates=self.estimates, best=describe(self.best), best_move=action_to_dict(self.best),
                     moves=[m.to_dict() for m in self.moves], rollout=self.rollout,
                     interval="wilson 95%", samples=self.samples, playouts=self.playouts,
                     seconds=round(self.seconds, 6), threads=self.threads, seed=self.seed,
@@ -246,12 +259,13 @@ def estimate_moves(position: str | State | PublicView, seat: int | None = None,
                                [action_code(a) for a in actions], view.to_move, samples=samples,
                                seconds=seconds, threads=threads, seed=seed,
                                stop_when_separated=stop_when_separated)
-    moves = [PushEstimate(action_of(m.move), m.mean, m.low, m.high, m.samples)
+    label = CONTINUATION_LABELS[rollout]
+    moves = [PushEstimate(action_of(m.move), m.mean, m.low, m.high, m.samples, label)
              for m in found.moves]
     return MoveEstimates(position=reference.to_json(view), seat=view.to_move, moves=moves,
                          best=action_of(found.best), rollout=rollout, samples=found.samples,
                          seconds=found.seconds, threads=threads, seed=seed,
-                         stopped=found.stopped)
+                         stopped=found.stopped, estimates=label)
 
 
 def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, threads,
@@ -274,6 +288,59 @@ def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, t
 
 def _whole(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+# --- exact values (small positions) ---------------------------------------------------------------
+
+@dataclass
+class ExactMoves:
+    """Every legal action's exact values (``solver.games.funkel.exact``): per seat the
+    expected result (a shared result counts its share) and the probability of winning
+    outright, when every seat then plays ``policy`` (``best``: max-n / expectimax, equal values
+    to the first action in legal order; ``random``: uniformly random). ``best``: the mover's
+    highest expected result, first of equals."""
+
+    position: str
+    seat: int
+    policy: str
+    moves: list
+    best: Action
+    states: int
+    seconds: float
+
+    @property
+    def estimates(self) -> str:
+        return WIN_PROBABILITY if self.policy == "best" else RANDOM_CONTINUATION
+
+    def to_dict(self) -> dict:
+        moves = []
+        for m in self.moves:
+            moves.append({"action": describe(m.action), "move": action_to_dict(m.action),
+                          "estimates": self.estimates, self.estimates: round(m.win[self.seat], 12),
+                          "expected_result": round(m.expected[self.seat], 12),
+                          "expected_results": [round(x, 12) for x in m.expected],
+                          "win_probabilities": [round(x, 12) for x in m.win]})
+        return dict(game="funkel", position=self.position, seat=self.seat, exact=True,
+                    policy=self.policy, estimates=self.estimates, best=describe(self.best),
+                    best_move=action_to_dict(self.best), moves=moves, states=self.states,
+                    seconds=round(self.seconds, 6))
+
+
+def exact_moves(position: str | State | PublicView, seat: int | None = None,
+                policy: str = "best", max_states: int | None = None) -> ExactMoves:
+    """Each legal action's exact values; a position needing more than ``max_states`` table
+    entries (default ``exact.DEFAULT_MAX_STATES``) raises ``exact.TooLarge`` (an InputError)
+    with an estimate of its size."""
+    from solver.games.funkel import exact
+    view = view_of(position)
+    if seat is not None and seat != view.to_move:
+        raise InputError(f"seat {seat} is not to move (seat {view.to_move} is): every player "
+                         "sees the same, so only the mover's actions are solved")
+    found = exact.solve(view, policy, exact.DEFAULT_MAX_STATES if max_states is None
+                        else max_states)
+    return ExactMoves(position=reference.to_json(view), seat=view.to_move, policy=policy,
+                      moves=found.actions, best=found.best, states=found.states,
+                      seconds=found.seconds)
 
 
 # --- bots -----------------------------------------------------------------------------------------
@@ -337,8 +404,8 @@ def mcts_moves(position: str | State | PublicView, seat: int | None = None,
                seed: int = 0) -> MoveEstimates:
     """Determinized MCTS: ``deals`` hidden arrangements drawn uniformly from the public view
     (the estimator's sampler), one UCT tree grown from each (``threads`` root-parallel trees per
-    deal), root statistics summed over the deals. Each action's ``win_probability`` is its mean
-    reward over the simulations through it, ``samples`` those simulations, and the interval the
+    deal), root statistics summed over the deals. Each action's value (``search_value``) is
+    its mean reward over the simulations through it, ``samples`` those simulations, and the interval the
     Wilson interval over them: indicative only, since tree simulations are not independent.
     The recommended action is the most visited. Reproducible for a fixed seed, ``simulations``
     budget and thread count."""
@@ -370,12 +437,13 @@ def mcts_moves(position: str | State | PublicView, seat: int | None = None,
         code = action_code(action)
         n = visits.get(code, 0)
         mean = rewards.get(code, 0.0) / n if n else 0.0
-        moves.append(PushEstimate(action, mean, *wilson_interval(mean, n), n))
+        moves.append(PushEstimate(action, mean, *wilson_interval(mean, n), n, SEARCH_VALUE))
     best = max(moves, key=lambda m: m.samples).action
     return MoveEstimates(position=reference.to_json(view), seat=view.to_move, moves=moves,
                          best=best, rollout=rollout, samples=sum(visits.values()),
                          seconds=time.perf_counter() - start, threads=threads, seed=seed,
-                         stopped="seconds" if simulations is None else "simulations")
+                         stopped="seconds" if simulations is None else "simulations",
+                         estimates=SEARCH_VALUE)
 
 
 def mcts_bot(simulations: int = DEFAULT_BOT_SIMULATIONS, deals: int = DEFAULT_MCTS_DEALS,
@@ -480,5 +548,6 @@ def _check_players(players) -> None:
 
 __all__ = ["packed", "reference_of", "packed_view", "action_code", "action_of", "describe",
            "read_position", "view_of", "new_position", "estimate_moves", "MoveEstimates",
+           "exact_moves", "ExactMoves",
            "PushEstimate", "random_bot", "greedy_bot", "monte_carlo_bot", "bot_named",
            "register_bot", "play_game", "match", "Frame"]

@@ -213,3 +213,27 @@ def _node_value(state: State, policy: str, memo: dict) -> list[float]:
                 values = child
     memo[state] = values
     return values
+
+
+# --- small positions from random games (tests and benches) ---------------------------------------
+
+def late_positions(count: int, players: int = 2, horizon: int = 3, seed: int = 0,
+                   layout: str = "pinwheel") -> list[PublicView]:
+    """``count`` public views from uniformly random games (game ``seed + i``): a position drawn
+    among the last 12 before the game ended (no display choice pending), with the push limit
+    (the ``max_pushes`` rule) set ``horizon`` pushes ahead, so the exact solver is quick there."""
+    import random
+    from dataclasses import replace
+    out = []
+    for i in range(count):
+        rng = random.Random(seed + i)
+        state = reference.new_game(reference.Rules(players, layout), seed + i)
+        history = []
+        while not reference.is_over(state):
+            if state.pending is None:
+                history.append(state)
+            state = reference.apply(state, rng.choice(reference.legal_actions(state)))
+        state = history[-rng.randint(1, min(12, len(history)))]
+        rules = replace(state.rules, max_pushes=state.pushes + horizon)
+        out.append(reference.public_view(replace(state, rules=rules)))
+    return out
