@@ -290,6 +290,87 @@ def _whole(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
+# --- MCTS on the true chance structure ----------------------------------------------------------
+
+CHANCE_ROLLOUTS = {"random": "view_random_rollout", "greedy": "view_greedy_rollout"}
+DEFAULT_BOT_CHANCE_SIMULATIONS = 5_000   # per decision of the ``chance-mcts`` bot
+
+
+def chance_mcts_game(players: int, rollout: str = "random"):
+    """The kernel functions of ``kernels.funkel_chance`` for the generic MCTS: the tree grows
+    over public views, with a chance node at every reveal of an unseen gem."""
+    from kernels import funkel_chance as chance
+    from solver.search import mcts
+    return mcts.MctsGame(state_type=kernel.STATE, players=players, max_moves=kernel.MAX_ACTIONS,
+                         legal_moves=chance.chance_legal_moves, play=chance.chance_play,
+                         to_move=chance.chance_to_move, returns=playout.returns,
+                         rollout=getattr(chance, CHANCE_ROLLOUTS[rollout]),
+                         chance_probabilities=chance.chance_probabilities)
+
+
+def chance_mcts_moves(position: str | State | PublicView, seat: int | None = None,
+                      simulations: int | None = None, seconds: float | None = None,
+                      rollout: str = "random", threads: int = 1, seed: int = 0,
+                      c: float | None = None) -> MoveEstimates:
+    """MCTS over public views with chance nodes at the reveals (``kernels.funkel_chance``):
+    one tree (``threads`` root-parallel trees), no determinization, so each push's
+    ``search_value`` (mean reward of its simulations) tends to its expectimax / max-n value as
+    simulations grow. Recommended: the most visited push. Reproducible for a fixed seed,
+    ``simulations`` budget and thread count."""
+    from solver.search import mcts
+    view = view_of(position)
+    if reference.is_over(view):
+        raise InputError("the game is over: there is no move to estimate")
+    _check_estimate_options(view, seat, 1 if simulations is None else simulations, seconds,
+                            rollout, threads, seed)
+    if simulations is None and seconds is None:
+        simulations = DEFAULT_MCTS_SIMULATIONS
+    game, start = chance_mcts_game(view.rules.players, rollout), time.perf_counter()
+    found = mcts.search(game, packed_view(view), simulations=simulations, seconds=seconds,
+                        threads=threads, seed=seed,
+                        **({} if c is None else {"c": c}))
+    moves = []
+    for action in reference.legal_actions(view):
+        edge = found.moves.get(action_code(action))
+        n = 0 if edge is None else edge.visits
+        mean = edge.mean_reward if n else 0.0
+        moves.append(PushEstimate(action, mean, *wilson_interval(mean, n), n, SEARCH_VALUE))
+    return MoveEstimates(position=reference.to_json(view), seat=view.to_move, moves=moves,
+                         best=action_of(found.move), rollout=rollout,
+                         samples=found.simulations, seconds=time.perf_counter() - start,
+                         threads=threads, seed=seed,
+                         stopped="seconds" if simulations is None else "simulations",
+                         estimates=SEARCH_VALUE)
+
+
+def chance_mcts_bot(simulations: int = DEFAULT_BOT_CHANCE_SIMULATIONS, rollout: str = "random",
+                    seconds: float | None = None) -> matches.Bot:
+    """A bot that plays the chance-node MCTS's most visited push; a forced action is played
+    without searching."""
+    def bot(view: PublicView, seat: int, rng: random.Random) -> Action:
+        actions = reference.legal_actions(view)
+        if len(actions) == 1:
+            return actions[0]
+        return chance_mcts_moves(view, simulations=None if seconds else simulations,
+                                 seconds=seconds, rollout=rollout,
+                                 seed=rng.getrandbits(31)).best
+    return bot
+
+
+def _chance_mcts_from(args: list[str]) -> matches.Bot:
+    if len(args) > 2 or (args and not args[0].isdigit()):
+        raise InputError(f"chance-mcts bot: expected chance-mcts[:SIMULATIONS[:ROLLOUT]], got "
+                         f"chance-mcts:{':'.join(args)}")
+    rollout = args[1] if len(args) > 1 else "random"
+    if rollout not in ROLLOUTS:
+        raise InputError(f"chance-mcts bot: unknown rollout {rollout!r}: choose "
+                         f"{', '.join(ROLLOUTS)}")
+    simulations = int(args[0]) if args else DEFAULT_BOT_CHANCE_SIMULATIONS
+    if simulations < 1:
+        raise InputError("chance-mcts bot: simulations must be at least 1")
+    return chance_mcts_bot(simulations, rollout)
+
+
 # --- exact values (small positions) ---------------------------------------------------------------
 
 @dataclass
@@ -476,6 +557,7 @@ BOTS = matches.BotNames("funkel", {
     "greedy": matches.without_options(greedy_bot, "greedy"),
     "mc": _monte_carlo_from,
     "mcts": _mcts_from,
+    "chance-mcts": _chance_mcts_from,
 })
 register_bot = BOTS.register
 bot_named = BOTS.named
@@ -548,6 +630,6 @@ def _check_players(players) -> None:
 
 __all__ = ["packed", "reference_of", "packed_view", "action_code", "action_of", "describe",
            "read_position", "view_of", "new_position", "estimate_moves", "MoveEstimates",
-           "exact_moves", "ExactMoves",
+           "exact_moves", "ExactMoves", "chance_mcts_moves", "chance_mcts_bot",
            "PushEstimate", "random_bot", "greedy_bot", "monte_carlo_bot", "bot_named",
            "register_bot", "play_game", "match", "Frame"]
