@@ -61,8 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     funkel_budget.add_argument("--time", type=float, metavar="S", help="estimate for S seconds")
     funkel_budget.add_argument("--samples", type=int, metavar="N",
                                help="N samples (mc: hidden deals; mcts: simulations)")
-    funkel.add_argument("--method", choices=["mc", "mcts"], default="mc",
-                        help="mc: flat Monte Carlo (default); mcts: determinized MCTS")
+    funkel.add_argument("--method", choices=["mc", "mcts", "chance-mcts"], default="mc",
+                        help="mc: flat Monte Carlo (default); mcts: determinized MCTS; "
+                        "chance-mcts: MCTS over public views with chance nodes at reveals")
     funkel.add_argument("--exact", action="store_true", help="solve exactly (small positions): "
                         "each push's win probability under best play")
     funkel.add_argument("--max-states", type=int, metavar="N", help="with --exact: give up "
@@ -375,8 +376,10 @@ def _best_funkel(args) -> str:
                    seed=args.seed)
     if args.method == "mc":
         found = funkel.estimate_moves(view, samples=args.samples, **options)
-    else:
+    elif args.method == "mcts":
         found = funkel.mcts_moves(view, simulations=args.samples, **options)
+    else:
+        found = funkel.chance_mcts_moves(view, simulations=args.samples, **options)
     if args.json:
         return json.dumps(dict(found.to_dict(), method=args.method))
     unit = "samples" if args.method == "mc" else "visits"

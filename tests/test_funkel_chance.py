@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from kernels import funkel_chance as chance
-from kernels import funkel_playout as playout
 from solver.games.funkel import exact, legal_actions, unseen_pool
 from solver.games.funkel.api import action_code, chance_mcts_moves, match, packed_view
 
@@ -72,3 +71,14 @@ def test_the_recommended_push_value_approaches_the_exact_value():
 def test_the_chance_mcts_bot_plays_whole_games():
     found = match(3, ["chance-mcts:300", "greedy", "random"], 3, seed=1)
     assert sum(e.games for e in found.entrants) == 9
+
+
+def test_cli_chance_mcts_reports_search_values_with_visits(tmp_path):
+    from solver.games.funkel import to_json
+    from test_cli import run_json
+    view = exact.late_positions(1, 2, horizon=3, seed=9)[0]
+    path = tmp_path / "late.json"
+    path.write_text(to_json(view))
+    out = run_json("best", "funkel", str(path), "--method", "chance-mcts", "--samples", "2000")
+    assert out["estimates"] == "search_value" and out["method"] == "chance-mcts"
+    assert sum(m["visits"] for m in out["moves"]) == 2000
