@@ -153,7 +153,7 @@ def value(state, action, mode, keys, values, stats, out):
     average (RANDOM) at a decision, the pool-weighted sum at a reveal. Step 4: a frame with no
     child left is stored and its value handed to the frame below."""
     remaining = bits(state[7], 32, 16) - bits(state[7], 16, 16)
-    depth_max = 4 * remaining + 16
+    depth_max = 6 * remaining + 16    # per push: a decision, a reveal, a display choice, passes
     f_state = np.empty((depth_max, WORDS), np.uint64)
     f_action = np.empty(depth_max, np.int64)       # DECISION, or the revealing action
     f_slot = np.empty(depth_max, np.int64)

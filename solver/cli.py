@@ -67,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     funkel.add_argument("--exact", action="store_true", help="solve exactly (small positions): "
                         "each push's win probability under best play")
     funkel.add_argument("--max-states", type=int, metavar="N", help="with --exact: give up "
-                        "beyond N table entries (default 1500000)")
+                        "beyond N table entries (default 1400000)")
     funkel.add_argument("--rollout", choices=["random", "greedy"], default="random")
     funkel.add_argument("--seat", type=int, help="the asking seat (must be the seat to move)")
     funkel.add_argument("--threads", type=int, default=1, metavar="T")

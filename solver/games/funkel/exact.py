@@ -30,7 +30,7 @@ from solver.games import funkel as reference
 from solver.games.funkel import Cart, PublicView, State
 
 MODES = {"best": k.BEST, "random": k.RANDOM}
-DEFAULT_MAX_STATES = 1_500_000     # about 200 MB of table; a few seconds of search
+DEFAULT_MAX_STATES = 1_400_000     # a 2^21-entry table (256 MB); a few seconds of search
 SIZE_PROBES = 2_000                # random paths behind the size estimate
 UNSEEN = -1                        # the reference's stand-in for a gem nobody has seen
 
