@@ -8,15 +8,20 @@ public view: a full state given to it is first reduced to its view.
 Estimates. For each legal action of the seat to move, hidden arrangements are drawn uniformly
 among those consistent with the view (``kernels.funkel_playout.sample_hidden``, the reference
 sampler's semantics), the action is played on each and the game rolled out to the end (uniformly
-random actions, or the greedy policy for every seat). The mover's win probability (a shared
-result counts its share) is reported with a Wilson 95% interval per action; the driver is
-``solver.search.estimate`` (stopping rule and reproducibility are described there).
+random actions, or the greedy policy for every seat). The mover's win rate under that
+continuation (a shared result counts its share; labelled ``win_rate_random_continuation`` or
+``win_rate_greedy_continuation``, never a win probability) is reported with a Wilson 95% interval
+per action; the driver is ``solver.search.estimate`` (stopping rule and reproducibility are
+described there). MCTS figures are ``search_value``s; only :func:`exact_moves` (small positions,
+``solver.games.funkel.exact``) gives ``win_probability``: exact, under best play.
 
 Bots (``bot_named``): ``random``; ``greedy`` (``kernels.funkel_playout``'s one-push policy:
 deliver gems to yourself, none to opponents, load your carts, leave no loaded common cart for
 the next seat); ``mc[:SAMPLES[:ROLLOUT]]`` the estimator's best action with SAMPLES rounds
 (default DEFAULT_BOT_SAMPLES) and random or greedy rollouts; ``mcts[:SIMULATIONS[:DEALS]]``
-determinized MCTS (:func:`mcts_moves`). Another bot joins with :func:`register_bot`.
+determinized MCTS (:func:`mcts_moves`); ``chance-mcts[:SIMULATIONS[:ROLLOUT]]`` MCTS over public
+views with chance nodes at the reveals (:func:`chance_mcts_moves`). Another bot joins with
+:func:`register_bot`.
 """
 from __future__ import annotations
 
