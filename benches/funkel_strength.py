@@ -7,7 +7,7 @@ Line-ups: the search bot (``chance-mcts``, SIMULATIONS per decision) against gre
 4 players, and against today's flat Monte Carlo bot (``mc``) in 2 players with the same time per
 decision (EQUAL_SECONDS each; both timed, so that line is not reproducible). Every line plays
 GAMES games through ``solver.games.funkel.api.match`` (seats rotate, each deal replayed at each
-rotation); it prints each bot's win rate with its Wilson 95% interval, and the search bot's mean
+rotation); it prints each bot's win rate with its Wilson 95% interval, and the timed bots' mean
 and largest time per decision (one core; the machine may be shared).
 """
 from __future__ import annotations
@@ -68,14 +68,17 @@ def main(argv=None) -> None:
         games = args.games - args.games % players          # whole rotations
         start = time.perf_counter()
         found = api.match(players, bots, games, seed=args.seed)
-        times = bots[0].times
         print("\n".join(found.lines()))
-        print(f"  line-up: {', '.join(names)}; search bot: {len(times)} decisions, mean "
-              f"{sum(times) / max(1, len(times)):.3f} s, max {max(times, default=0):.3f} s; "
-              f"{time.perf_counter() - start:.0f} s in all", flush=True)
-        results.append(dict(line=line, lineup=names, result=found.to_dict(),
-                            decisions=len(times), mean_seconds=sum(times) / max(1, len(times)),
-                            max_seconds=max(times, default=0.0)))
+        timing = {b.__name__: dict(decisions=len(b.times),
+                                   mean_seconds=sum(b.times) / max(1, len(b.times)),
+                                   max_seconds=max(b.times, default=0.0))
+                  for b in bots if isinstance(b, Timed)}
+        for name, t in timing.items():
+            print(f"  {name}: {t['decisions']} decisions, mean {t['mean_seconds']:.3f} s, "
+                  f"max {t['max_seconds']:.3f} s")
+        print(f"  line-up: {', '.join(names)}; {time.perf_counter() - start:.0f} s in all",
+              flush=True)
+        results.append(dict(line=line, lineup=names, result=found.to_dict(), timing=timing))
     if args.json:
         with open(args.json, "w") as out:
             json.dump(results, out, indent=1)
