@@ -36,17 +36,18 @@ def lineups(args):
     name = f"chance-mcts:{args.simulations}:{args.rollout}"
     search = lambda: Timed(api.chance_mcts_bot(args.simulations, args.rollout), name)  # noqa: E731
     timed = f"{args.equal_seconds}s"
+    search_seconds = args.search_seconds or args.equal_seconds
     return {
         "2p": (2, lambda: [search(), "greedy"], [name, "greedy"]),
         "3p": (3, lambda: [search(), "greedy", "greedy"], [name, "greedy", "greedy"]),
         "4p": (4, lambda: [search(), "greedy", "greedy", "greedy"],
                [name, "greedy", "greedy", "greedy"]),
         "mc": (2, lambda: [Timed(api.chance_mcts_bot(rollout=args.rollout,
-                                                     seconds=args.equal_seconds),
-                                 f"chance-mcts {timed}"),
+                                                     seconds=search_seconds),
+                                 f"chance-mcts {search_seconds}s"),
                            Timed(api.monte_carlo_bot(samples=10**9, seconds=args.equal_seconds),
                                  f"mc {timed}")],
-               [f"chance-mcts {timed}", f"mc {timed}"]),
+               [f"chance-mcts {search_seconds}s", f"mc {timed}"]),
     }
 
 
@@ -56,6 +57,8 @@ def main(argv=None) -> None:
     parser.add_argument("--simulations", type=int, default=20_000)
     parser.add_argument("--rollout", default="random", choices=["random", "greedy"])
     parser.add_argument("--equal-seconds", type=float, default=0.1)
+    parser.add_argument("--search-seconds", type=float, help="the search bot's budget in the mc "
+                        "line (default: EQUAL_SECONDS; smaller to offset its first batch)")
     parser.add_argument("--lines", default="2p,3p,4p,mc")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", help="also write the results to this file")

@@ -299,6 +299,8 @@ def _whole(value) -> bool:
 
 CHANCE_ROLLOUTS = {"random": "view_random_rollout", "greedy": "view_greedy_rollout"}
 DEFAULT_BOT_CHANCE_SIMULATIONS = 5_000   # per decision of the ``chance-mcts`` bot
+TIMED_TREE_MB = 64      # tree memory of a search timed under a second (the default 1 GB tree
+                        # took ~0.04 s to set up: more than a 0.05 s budget)
 
 
 def chance_mcts_game(players: int, rollout: str = "random"):
@@ -331,9 +333,11 @@ def chance_mcts_moves(position: str | State | PublicView, seat: int | None = Non
     if simulations is None and seconds is None:
         simulations = DEFAULT_MCTS_SIMULATIONS
     game, start = chance_mcts_game(view.rules.players, rollout), time.perf_counter()
+    options = {} if c is None else {"c": c}
+    if simulations is None and seconds < 1:
+        options["memory_mb"] = TIMED_TREE_MB     # a 1 GB tree would cost more than the search
     found = mcts.search(game, packed_view(view), simulations=simulations, seconds=seconds,
-                        threads=threads, seed=seed,
-                        **({} if c is None else {"c": c}))
+                        threads=threads, seed=seed, **options)
     moves = []
     for action in reference.legal_actions(view):
         edge = found.moves.get(action_code(action))
