@@ -19,4 +19,6 @@ def wilson_interval(mean: float, n: int, z: float = Z95) -> tuple[float, float]:
     z2n = z * z / n
     centre = (mean + z2n / 2) / (1 + z2n)
     half = z / (1 + z2n) * math.sqrt(max(mean * (1 - mean), 0.0) / n + z2n / (4 * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if mean <= 0.0 else max(0.0, centre - half)     # at 0 and 1 the bound is exact:
+    high = 1.0 if mean >= 1.0 else min(1.0, centre + half)    # centre - half rounds above 0
+    return low, high

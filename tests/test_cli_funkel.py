@@ -24,11 +24,11 @@ def test_new_prints_the_same_deal_as_the_api():
 def test_best_estimates_every_push_with_an_interval(position_file):
     out = run_json("best", "funkel", str(position_file), "--samples", "300")
     api = funkel.estimate_moves(position_file.read_text(), samples=300)
-    assert [m["win_probability"] for m in out["moves"]] == \
-        [round(m.win_probability, 6) for m in api.moves]
+    assert [m["win_rate_random_continuation"] for m in out["moves"]] == \
+        [round(m.value, 6) for m in api.moves]
     for move in out["moves"]:
         low, high = move["interval"]
-        assert low <= move["win_probability"] <= high
+        assert low <= move["win_rate_random_continuation"] <= high
     assert out["best"] == funkel.describe(api.best)
 
 

@@ -323,7 +323,7 @@ def test_a_display_choice_is_estimated_like_a_push():
     state = apply(endgame({0: "0 1 2 Cy!"}), Push(0, 0))      # seat 0 took the yellow
     found = estimate_moves(state, samples=2000, seed=0)
     assert [m.action for m in found.moves] == [Place(0), Place(2)]
-    assert found.best == Place(0) and found.recommended.win_probability == 1.0
+    assert found.best == Place(0) and found.recommended.value == 1.0
 
 
 def test_a_single_move_is_estimated_by_one_batch():
@@ -358,7 +358,7 @@ def test_estimate_reports_every_push_with_interval_and_budget():
     assert report["playouts"] == 8 * report["samples"]
     for move in report["moves"]:
         low, high = move["interval"]
-        assert 0 <= low <= move["win_probability"] <= high <= 1
+        assert 0 <= low <= move[move["estimates"]] <= high <= 1
     assert report["best"] in [m["action"] for m in report["moves"]]
 
 
@@ -380,7 +380,7 @@ def test_a_finished_game_has_nothing_to_estimate():
 def test_timed_estimate_keeps_its_deadline():
     found = estimate_moves(new_game(Rules(4), seed=3), seconds=0.3, stop_when_separated=False)
     assert found.stopped == "seconds" and 0.3 <= found.seconds < 3.0   # generous: a busy machine
-    assert math.isfinite(found.recommended.win_probability)
+    assert math.isfinite(found.recommended.value)
 
 
 # --- compile cache -------------------------------------------------------------------------------
@@ -424,7 +424,7 @@ def test_mcts_visits_add_up_and_reproduce_for_a_seed(endgame_view):
     assert sum(m.samples for m in first.moves) == first.samples == 800
     assert first.best == max(first.moves, key=lambda m: m.samples).action
     for move in first.moves:
-        assert move.low <= move.win_probability <= move.high
+        assert move.low <= move.value <= move.high
 
 
 def test_mcts_bot_beats_the_random_bot():

@@ -72,8 +72,13 @@ GAME = Game(
         Option("--time", seconds, "estimate for S seconds", metavar="S", group="budget"),
         Option("--samples", count, "N samples (mc: hidden deals; mcts: simulations)",
                metavar="N", group="budget"),
-        Option("--method", str, "mc: flat Monte Carlo (default); mcts: determinized MCTS",
-               default="mc", choices=("mc", "mcts")),
+        Option("--method", str, "mc: flat Monte Carlo (default); mcts: determinized MCTS; "
+               "chance-mcts: MCTS over public views with chance nodes at reveals",
+               default="mc", choices=("mc", "mcts", "chance-mcts")),
+        Option("--exact", None, "solve exactly (small positions): each push's win probability "
+               "under best play"),
+        Option("--max-states", count, "with --exact: give up beyond N table entries (default "
+               "1400000)", metavar="N"),
         Option("--rollout", str, "random (default) or greedy", default="random",
                choices=("random", "greedy")),
         Option("--seat", whole(0, 3, "the seat"), "the asking seat (must be the seat to move)"),

@@ -8,15 +8,20 @@ public view: a full state given to it is first reduced to its view.
 Estimates. For each legal action of the seat to move, hidden arrangements are drawn uniformly
 among those consistent with the view (``kernels.funkel_playout.sample_hidden``, the reference
 sampler's semantics), the action is played on each and the game rolled out to the end (uniformly
-random actions, or the greedy policy for every seat). The mover's win probability (a shared
-result counts its share) is reported with a Wilson 95% interval per action; the driver is
-``solver.search.estimate`` (stopping rule and reproducibility are described there).
+random actions, or the greedy policy for every seat). The mover's win rate under that
+continuation (a shared result counts its share; labelled ``win_rate_random_continuation`` or
+``win_rate_greedy_continuation``, never a win probability) is reported with a Wilson 95% interval
+per action; the driver is ``solver.search.estimate`` (stopping rule and reproducibility are
+described there). MCTS figures are ``search_value``s; only :func:`exact_moves` (small positions,
+``solver.games.funkel.exact``) gives ``win_probability``: exact, under best play.
 
 Bots (``bot_named``): ``random``; ``greedy`` (``kernels.funkel_playout``'s one-push policy:
 deliver gems to yourself, none to opponents, load your carts, leave no loaded common cart for
 the next seat); ``mc[:SAMPLES[:ROLLOUT]]`` the estimator's best action with SAMPLES rounds
 (default DEFAULT_BOT_SAMPLES) and random or greedy rollouts; ``mcts[:SIMULATIONS[:DEALS]]``
-determinized MCTS (:func:`mcts_moves`). Another bot joins with :func:`register_bot`.
+determinized MCTS (:func:`mcts_moves`); ``chance-mcts[:SIMULATIONS[:ROLLOUT]]`` MCTS over public
+views with chance nodes at the reveals (:func:`chance_mcts_moves`). Another bot joins with
+:func:`register_bot`.
 """
 from __future__ import annotations
 
@@ -165,31 +170,43 @@ def estimate_game(rollout: str = "random") -> estimator.EstimateGame:
                                   play=playout.step, rollout=ROLLOUTS[rollout])
 
 
+# What each figure estimates (the key it carries in --json; README "Funkel Munkel" explains them).
+RANDOM_CONTINUATION = "win_rate_random_continuation"   # flat MC, uniformly random rollouts
+GREEDY_CONTINUATION = "win_rate_greedy_continuation"   # flat MC, greedy rollouts
+SEARCH_VALUE = "search_value"                          # MCTS: mean reward of the simulations
+WIN_PROBABILITY = "win_probability"                    # exact, under best play: only --exact
+CONTINUATION_LABELS = {"random": RANDOM_CONTINUATION, "greedy": GREEDY_CONTINUATION}
+
+
 @dataclass
 class PushEstimate:
-    """One action of the seat to move: its win probability for that seat (a shared result
-    counts its share), the Wilson 95% interval and the samples (rounds) behind it."""
+    """One action of the seat to move: ``value`` is what ``estimates`` names (for flat Monte
+    Carlo the mover's win rate when every seat then plays the rollout policy; for MCTS the mean
+    reward of the simulations through the action; a shared result counts its share), with the
+    Wilson 95% interval and the samples (rounds, or for MCTS the visits) behind it."""
 
     action: Action
-    win_probability: float
+    value: float
     low: float
     high: float
     samples: int
+    estimates: str = RANDOM_CONTINUATION
 
     @property
     def name(self) -> str:
         return describe(self.action)
 
     def to_dict(self) -> dict:
-        return dict(action=self.name, move=action_to_dict(self.action),
-                    win_probability=round(self.win_probability, 6),
-                    interval=[round(self.low, 6), round(self.high, 6)], samples=self.samples)
+        counted = "visits" if self.estimates == SEARCH_VALUE else "samples"
+        return {"action": self.name, "move": action_to_dict(self.action),
+                "estimates": self.estimates, self.estimates: round(self.value, 6),
+                "interval": [round(self.low, 6), round(self.high, 6)], counted: self.samples}
 
 
 @dataclass
 class MoveEstimates:
-    """An estimate of every legal action (legal order). ``best``: the highest win probability
-    (the first of equals). ``samples``: rounds (hidden deals), each played out once per action.
+    """An estimate of every legal action (legal order), all of the kind ``estimates`` names.
+    ``best``: the highest value (the first of equals; MCTS: the most visited). ``samples``: rounds (hidden deals), each played out once per action.
     ``stopped``: ``separated`` (best interval above all others), ``samples``, ``seconds`` or
     ``single move``."""
 
@@ -203,6 +220,7 @@ class MoveEstimates:
     threads: int
     seed: int
     stopped: str
+    estimates: str = RANDOM_CONTINUATION
 
     @property
     def recommended(self) -> PushEstimate:
@@ -214,7 +232,7 @@ class MoveEstimates:
 
     def to_dict(self) -> dict:
         return dict(game="funkel", position=self.position, seat=self.seat,
-                    best=describe(self.best), best_move=action_to_dict(self.best),
+                    estimates=self.estimates, best=describe(self.best), best_move=action_to_dict(self.best),
                     moves=[m.to_dict() for m in self.moves], rollout=self.rollout,
                     interval="wilson 95%", samples=self.samples, playouts=self.playouts,
                     seconds=round(self.seconds, 6), threads=self.threads, seed=self.seed,
@@ -240,12 +258,13 @@ def estimate_moves(position: str | State | PublicView, seat: int | None = None,
                                [action_code(a) for a in actions], view.to_move, samples=samples,
                                seconds=seconds, threads=threads, seed=seed,
                                stop_when_separated=stop_when_separated)
-    moves = [PushEstimate(action_of(m.move), m.mean, m.low, m.high, m.samples)
+    label = CONTINUATION_LABELS[rollout]
+    moves = [PushEstimate(action_of(m.move), m.mean, m.low, m.high, m.samples, label)
              for m in found.moves]
     return MoveEstimates(position=reference.to_json(view), seat=view.to_move, moves=moves,
                          best=action_of(found.best), rollout=rollout, samples=found.samples,
                          seconds=found.seconds, threads=threads, seed=seed,
-                         stopped=found.stopped)
+                         stopped=found.stopped, estimates=label)
 
 
 def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, threads,
@@ -268,6 +287,144 @@ def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, t
 
 def _whole(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+# --- MCTS on the true chance structure ----------------------------------------------------------
+
+CHANCE_ROLLOUTS = {"random": "view_random_rollout", "greedy": "view_greedy_rollout"}
+DEFAULT_BOT_CHANCE_SIMULATIONS = 5_000   # per decision of the ``chance-mcts`` bot
+TIMED_TREE_MB = 64      # tree memory of a search timed under a second (the default 1 GB tree
+                        # took ~0.04 s to set up: more than a 0.05 s budget)
+
+
+def chance_mcts_game(players: int, rollout: str = "random"):
+    """The kernel functions of ``kernels.funkel_chance`` for the generic MCTS: the tree grows
+    over public views, with a chance node at every reveal of an unseen gem."""
+    from kernels import funkel_chance as chance
+    from solver.search import mcts
+    return mcts.MctsGame(state_type=kernel.STATE, players=players, max_moves=kernel.MAX_ACTIONS,
+                         legal_moves=chance.chance_legal_moves, play=chance.chance_play,
+                         to_move=chance.chance_to_move, returns=playout.returns,
+                         rollout=getattr(chance, CHANCE_ROLLOUTS[rollout]),
+                         chance_probabilities=chance.chance_probabilities)
+
+
+def chance_mcts_moves(position: str | State | PublicView, seat: int | None = None,
+                      simulations: int | None = None, seconds: float | None = None,
+                      rollout: str = "random", threads: int = 1, seed: int = 0,
+                      c: float | None = None) -> MoveEstimates:
+    """MCTS over public views with chance nodes at the reveals (``kernels.funkel_chance``):
+    one tree (``threads`` root-parallel trees), no determinization, so each push's
+    ``search_value`` (mean reward of its simulations) tends to its expectimax / max-n value as
+    simulations grow. Recommended: the most visited push. Reproducible for a fixed seed,
+    ``simulations`` budget and thread count."""
+    from solver.search import mcts
+    view = view_of(position)
+    if reference.is_over(view):
+        raise InputError("the game is over: there is no move to estimate")
+    _check_estimate_options(view, seat, 1 if simulations is None else simulations, seconds,
+                            rollout, threads, seed)
+    if simulations is None and seconds is None:
+        simulations = DEFAULT_MCTS_SIMULATIONS
+    game, start = chance_mcts_game(view.rules.players, rollout), time.perf_counter()
+    options = {} if c is None else {"c": c}
+    if simulations is None and seconds < 1:
+        options["memory_mb"] = TIMED_TREE_MB     # a 1 GB tree would cost more than the search
+    found = mcts.search(game, packed_view(view), simulations=simulations, seconds=seconds,
+                        threads=threads, seed=seed, **options)
+    moves = []
+    for action in reference.legal_actions(view):
+        edge = found.moves.get(action_code(action))
+        n = 0 if edge is None else edge.visits
+        mean = edge.mean_reward if n else 0.0
+        moves.append(PushEstimate(action, mean, *wilson_interval(mean, n), n, SEARCH_VALUE))
+    return MoveEstimates(position=reference.to_json(view), seat=view.to_move, moves=moves,
+                         best=action_of(found.move), rollout=rollout,
+                         samples=found.simulations, seconds=time.perf_counter() - start,
+                         threads=threads, seed=seed,
+                         stopped="seconds" if simulations is None else "simulations",
+                         estimates=SEARCH_VALUE)
+
+
+def chance_mcts_bot(simulations: int = DEFAULT_BOT_CHANCE_SIMULATIONS, rollout: str = "random",
+                    seconds: float | None = None) -> matches.Bot:
+    """A bot that plays the chance-node MCTS's most visited push; a forced action is played
+    without searching."""
+    def bot(view: PublicView, seat: int, rng: random.Random) -> Action:
+        actions = reference.legal_actions(view)
+        if len(actions) == 1:
+            return actions[0]
+        return chance_mcts_moves(view, simulations=None if seconds else simulations,
+                                 seconds=seconds, rollout=rollout,
+                                 seed=rng.getrandbits(31)).best
+    return bot
+
+
+def _chance_mcts_from(args: list[str]) -> matches.Bot:
+    if len(args) > 2 or (args and not args[0].isdigit()):
+        raise InputError(f"chance-mcts bot: expected chance-mcts[:SIMULATIONS[:ROLLOUT]], got "
+                         f"chance-mcts:{':'.join(args)}")
+    rollout = args[1] if len(args) > 1 else "random"
+    if rollout not in ROLLOUTS:
+        raise InputError(f"chance-mcts bot: unknown rollout {rollout!r}: choose "
+                         f"{', '.join(ROLLOUTS)}")
+    simulations = int(args[0]) if args else DEFAULT_BOT_CHANCE_SIMULATIONS
+    if simulations < 1:
+        raise InputError("chance-mcts bot: simulations must be at least 1")
+    return chance_mcts_bot(simulations, rollout)
+
+
+# --- exact values (small positions) ---------------------------------------------------------------
+
+@dataclass
+class ExactMoves:
+    """Every legal action's exact values (``solver.games.funkel.exact``): per seat the
+    expected result (a shared result counts its share) and the probability of winning
+    outright, when every seat then plays ``policy`` (``best``: max-n / expectimax, equal values
+    to the first action in legal order; ``random``: uniformly random). ``best``: the mover's
+    highest expected result, first of equals."""
+
+    position: str
+    seat: int
+    policy: str
+    moves: list
+    best: Action
+    states: int
+    seconds: float
+
+    @property
+    def estimates(self) -> str:
+        return WIN_PROBABILITY if self.policy == "best" else RANDOM_CONTINUATION
+
+    def to_dict(self) -> dict:
+        moves = []
+        for m in self.moves:
+            moves.append({"action": describe(m.action), "move": action_to_dict(m.action),
+                          "estimates": self.estimates, self.estimates: round(m.win[self.seat], 12),
+                          "expected_result": round(m.expected[self.seat], 12),
+                          "expected_results": [round(x, 12) for x in m.expected],
+                          "win_probabilities": [round(x, 12) for x in m.win]})
+        return dict(game="funkel", position=self.position, seat=self.seat, exact=True,
+                    policy=self.policy, estimates=self.estimates, best=describe(self.best),
+                    best_move=action_to_dict(self.best), moves=moves, states=self.states,
+                    seconds=round(self.seconds, 6))
+
+
+def exact_moves(position: str | State | PublicView, seat: int | None = None,
+                policy: str = "best", max_states: int | None = None) -> ExactMoves:
+    """Each legal action's exact values; a position needing more than ``max_states`` table
+    entries (default ``exact.DEFAULT_MAX_STATES``) raises ``exact.TooLarge`` (an InputError)
+    with an estimate of its size."""
+    from solver.games.funkel import exact
+    view = view_of(position)
+    if seat is not None and seat != view.to_move:
+        raise InputError(f"seat {seat} is not to move (seat {view.to_move} is): every player "
+                         "sees the same, so only the mover's actions are solved")
+    found = exact.solve(view, policy, exact.DEFAULT_MAX_STATES if max_states is None
+                        else max_states)
+    return ExactMoves(position=reference.to_json(view), seat=view.to_move, policy=policy,
+                      moves=found.actions, best=found.best, states=found.states,
+                      seconds=found.seconds)
 
 
 # --- bots -----------------------------------------------------------------------------------------
@@ -331,8 +488,8 @@ def mcts_moves(position: str | State | PublicView, seat: int | None = None,
                seed: int = 0) -> MoveEstimates:
     """Determinized MCTS: ``deals`` hidden arrangements drawn uniformly from the public view
     (the estimator's sampler), one UCT tree grown from each (``threads`` root-parallel trees per
-    deal), root statistics summed over the deals. Each action's ``win_probability`` is its mean
-    reward over the simulations through it, ``samples`` those simulations, and the interval the
+    deal), root statistics summed over the deals. Each action's value (``search_value``) is
+    its mean reward over the simulations through it, ``samples`` those simulations, and the interval the
     Wilson interval over them: indicative only, since tree simulations are not independent.
     The recommended action is the most visited. Reproducible for a fixed seed, ``simulations``
     budget and thread count."""
@@ -364,12 +521,13 @@ def mcts_moves(position: str | State | PublicView, seat: int | None = None,
         code = action_code(action)
         n = visits.get(code, 0)
         mean = rewards.get(code, 0.0) / n if n else 0.0
-        moves.append(PushEstimate(action, mean, *wilson_interval(mean, n), n))
+        moves.append(PushEstimate(action, mean, *wilson_interval(mean, n), n, SEARCH_VALUE))
     best = max(moves, key=lambda m: m.samples).action
     return MoveEstimates(position=reference.to_json(view), seat=view.to_move, moves=moves,
                          best=best, rollout=rollout, samples=sum(visits.values()),
                          seconds=time.perf_counter() - start, threads=threads, seed=seed,
-                         stopped="seconds" if simulations is None else "simulations")
+                         stopped="seconds" if simulations is None else "simulations",
+                         estimates=SEARCH_VALUE)
 
 
 def mcts_bot(simulations: int = DEFAULT_BOT_SIMULATIONS, deals: int = DEFAULT_MCTS_DEALS,
@@ -402,6 +560,7 @@ BOTS = matches.BotNames("funkel", {
     "greedy": matches.without_options(greedy_bot, "greedy"),
     "mc": _monte_carlo_from,
     "mcts": _mcts_from,
+    "chance-mcts": _chance_mcts_from,
 })
 register_bot = BOTS.register
 bot_named = BOTS.named
@@ -459,5 +618,6 @@ def _check_players(players) -> None:
 
 __all__ = ["packed", "reference_of", "packed_view", "action_code", "action_of", "describe",
            "read_position", "view_of", "new_position", "estimate_moves", "MoveEstimates",
+           "exact_moves", "ExactMoves", "chance_mcts_moves", "chance_mcts_bot",
            "PushEstimate", "random_bot", "greedy_bot", "monte_carlo_bot", "bot_named",
            "register_bot", "play_game", "match", "Frame"]

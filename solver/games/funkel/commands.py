@@ -14,16 +14,31 @@ def _rules(rules_options: dict):
     return reference.Rules(rules_options["players"], rules_options["layout"])
 
 
+LABELS = {"win_rate_random_continuation": "win rate if all then play randomly",
+          "win_rate_greedy_continuation": "win rate if all then play greedily",
+          "search_value": "search value (mean simulation reward)",
+          "win_probability": "win probability under best play (exact)"}
+
+
 def best(position: str, rules_options: dict, options: dict):
+    from solver.errors import InputError
     from solver.games.funkel import api
     view = api.view_of(position)
+    if options["exact"]:
+        if options["method"] != "mc" or options["samples"] is not None or \
+                options["time"] is not None:
+            raise InputError("--exact takes no --method, --samples or --time: it solves the "
+                             "position")
+        return Answer(api.exact_moves(view, seat=options["seat"],
+                                      max_states=options["max_states"]), "exact", view)
+    if options["max_states"] is not None:
+        raise InputError("--max-states goes with --exact")
     common = dict(seat=options["seat"], seconds=options["time"], rollout=options["rollout"],
                   threads=options["threads"], seed=options["seed"])
-    if options["method"] == "mc":
-        found = api.estimate_moves(view, samples=options["samples"], **common)
-    else:
-        found = api.mcts_moves(view, simulations=options["samples"], **common)
-    return Answer(found, options["method"], view)
+    run = {"mc": api.estimate_moves, "mcts": api.mcts_moves,
+           "chance-mcts": api.chance_mcts_moves}[options["method"]]
+    budget = "samples" if options["method"] == "mc" else "simulations"
+    return Answer(run(view, **{budget: options["samples"]}, **common), options["method"], view)
 
 
 @dataclass
@@ -41,17 +56,37 @@ class Answer:
 
 def best_text(answer: Answer) -> str:
     from solver.games.funkel import api
+    if answer.method == "exact":
+        return _exact_text(answer)
     found = answer.found
-    unit = "samples" if answer.method == "mc" else "simulations"
+    unit = "samples" if answer.method == "mc" else "visits"
     width = max(len(m.name) for m in found.moves)
     lines = [reference.draw(answer.view), "", f"seat {found.seat} to move; {answer.method} "
-             f"estimate, {found.samples:,} {unit}, {found.seconds:.2f} s (stopped: "
-             f"{found.stopped})", "", f"{'push':<{width}} {'win %':>7}   95% interval "
-             f"{unit:>12}"]
+             f"estimate, {found.samples:,} {'samples' if answer.method == 'mc' else 'simulations'}"
+             f", {found.seconds:.2f} s (stopped: {found.stopped})",
+             f"each figure is the {LABELS[found.estimates]} ({found.estimates}), not the win "
+             f"probability under best play", "",
+             f"{'push':<{width}} {'value':>7}   95% interval {unit:>12}"]
     for m in found.moves:
         mark = "  <- best" if m.action == found.best else ""
-        lines.append(f"{m.name:<{width}} {m.win_probability:>7.1%}   [{m.low:5.1%}, "
-                     f"{m.high:5.1%}] {m.samples:>12,}{mark}")
+        lines.append(f"{m.name:<{width}} {m.value:>7.1%}   [{m.low:5.1%}, {m.high:5.1%}] "
+                     f"{m.samples:>12,}{mark}")
+    lines.append(f"recommended: {api.describe(found.best)}")
+    return "\n".join(lines)
+
+
+def _exact_text(answer: Answer) -> str:
+    from solver.games.funkel import api
+    found = answer.found
+    lines = [reference.draw(answer.view), "", f"seat {found.seat} to move; solved exactly "
+             f"({found.states:,} positions and reveals, {found.seconds:.2f} s)",
+             "win probability and expected result (a shared win counts its share) under best "
+             "play: max-n, equal values to the first push in legal order", "",
+             f"{'push':<26} {'win prob':>9} {'expected':>9}"]
+    for m in found.moves:
+        mark = "  <- best" if m.action == found.best else ""
+        lines.append(f"{api.describe(m.action):<26} {m.win[found.seat]:>9.2%} "
+                     f"{m.expected[found.seat]:>9.4f}{mark}")
     lines.append(f"recommended: {api.describe(found.best)}")
     return "\n".join(lines)
 
