@@ -96,14 +96,13 @@ def test_adapter_agrees_with_reference_on_many_games(name, params):
         play_reference_and_adapter(name, params, seed)
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_a_tunhell_information_state_ignores_other_seats_hidden_cards(players):
+def check_information_states_under_resampling(players, games_played):
     """Resample the truth behind seat p's information set: p's string stays the same, while
     the other seats' strings do change in some samples (so the test can fail)."""
     game = pyspiel.load_game("solver_tunhell", {"players": players, "rng_seed": 5})
     rng = random.Random(0)
     others_changed = 0
-    for _ in range(3):
+    for _ in range(games_played):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -121,6 +120,17 @@ def test_a_tunhell_information_state_ignores_other_seats_hidden_cards(players):
                                       state.information_state_string(o) for o in others)
             state.apply_action(rng.choice(state.legal_actions()))
     assert others_changed > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_tunhell_information_state_ignores_other_seats_hidden_cards(players):
+    check_information_states_under_resampling(players, games_played=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_tunhell_information_states_under_resampling_over_more_games(players):
+    check_information_states_under_resampling(players, games_played=5)
 
 
 def test_funkel_chance_gives_each_unseen_gem_its_share():
@@ -143,7 +153,7 @@ def test_openspiel_mcts_plays_a_funkel_and_a_tunhell_game():
         else:
             bot = mcts.MCTSBot(game, 2.0, 5, evaluator, random_state=np.random.RandomState(0))
         state = game.new_initial_state()
-        for _ in range(6):
+        for _ in range(3):
             while state.is_chance_node():
                 actions, probs = zip(*state.chance_outcomes())
                 state.apply_action(actions[0])
