@@ -82,6 +82,10 @@ class Bridge:
         """The reference state (or view) the contract functions take."""
         return node
 
+    def node_of(self, state):
+        """The node of a reference state (for tests and for positions given by the user)."""
+        return state
+
     def current_player(self, node) -> int:
         return CHANCE if self.is_chance(node) else self.ref.current_player(self.state_of(node))
 
@@ -219,6 +223,10 @@ class FunkelBridge(Bridge):
     def is_chance(self, node) -> bool:
         return node.tops_left > 0 or node.push is not None
 
+    def node_of(self, state):
+        return FunkelNode(self.ref.public_view(state) if isinstance(state, self.ref.State)
+                          else state)
+
     def state_of(self, node):
         return node.view
 
@@ -331,6 +339,28 @@ class FunkelBridge(Bridge):
 
 # --- Tunhell: private hands and peeks; the truth carries its own chance generator ----------------
 
+class TunhellNode:
+    """A Tunhell node: the engine's game and, made on first request, its reference state.
+    Never changed once made (a move clones the engine), so a copy is the node itself."""
+
+    __slots__ = ("engine", "_truth", "_bridge")
+
+    def __init__(self, engine, truth=None):
+        self.engine, self._truth = engine, truth
+
+    def truth(self):
+        if self._truth is None:
+            from solver.games.tunhell.engine import to_reference
+            self._truth = to_reference(self.engine)
+        return self._truth
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __copy__(self):
+        return self
+
+
 # An action id packs the reference Action's fields move by move (mixed radix): card (32 kinds),
 # mine (3), a Digger's Bonuses (Nawak 0..1, Pickaxe 0..1, Beer 0..3), a fight's Warriors spent
 # (0..7 of each value 1..4) and the Digger's bonus used.
@@ -352,6 +382,7 @@ class TunhellBridge(Bridge):
         super().__init__(**params)
         from solver.games.tunhell import cards
         self.cards = cards
+        self.engine = self.game.engine()      # the Cython engine's bridge
         self.move = self.ref.Move
         self._ids: dict = {}
         self._actions: list = []
@@ -386,6 +417,8 @@ class TunhellBridge(Bridge):
         acts += [A(M.DOOR, mine=m) for m in range(_MINES)]
         self._actions = acts
         self._ids = {a: i for i, a in enumerate(acts)}
+        self._code_of_id = [self.engine.to_code(a) for a in acts]
+        self._id_of_code = {code: i for i, code in enumerate(self._code_of_id)}
         return acts
 
     def start(self):
@@ -398,10 +431,35 @@ class TunhellBridge(Bridge):
         return [(0, 1.0)]
 
     def apply_chance(self, node, outcome: int, rng: random.Random):
-        return self.ref.new_game(self.rules, rng.getrandbits(64))
+        return self.node_of(self.ref.new_game(self.rules, rng.getrandbits(64)))
+
+    def node_of(self, state):
+        return TunhellNode(self.engine.from_reference(state), state)
+
+    def state_of(self, node):
+        return node.truth()
+
+    # the game's course runs in the Cython engine (the reference's twin, checked against it by
+    # the conformance battery and here move by move); what a seat knows is read off the
+    # reference state the engine converts back to, once per node
+    def current_player(self, node) -> int:
+        return CHANCE if node is None else node.engine.current_player()
+
+    def is_over(self, node) -> bool:
+        return node is not None and bool(node.engine.is_over())
+
+    def legal_ids(self, node) -> list[int]:
+        self._table()
+        return sorted(self._id_of_code[c] for c in node.engine.legal_actions())
 
     def apply_id(self, node, action_id: int):
-        return self.ref.apply(node, self.action_of(action_id))
+        self._table()
+        engine = node.engine.clone()
+        engine.apply(self._code_of_id[action_id])
+        return TunhellNode(engine)
+
+    def shares(self, node) -> tuple[float, ...]:
+        return tuple(node.engine.result())
 
     def action_id(self, action) -> int:
         self._table()
@@ -411,17 +469,17 @@ class TunhellBridge(Bridge):
         return self._table()[action_id]
 
     def view(self, node, seat: int):
-        return self.ref.observe(node, seat)
+        return self.ref.observe(node.truth(), seat)
 
     def knowledge(self, node, seat: int) -> str:
         if node is None:
             return f"seat {seat}: the deal is still to come"
-        return self.ref.to_text(self.ref.observe(node, seat))
+        return self.ref.to_text(self.view(node, seat))
 
     def resample(self, node, seat: int, rng: random.Random):
         if node is None:
             return None
-        return self.ref.sample(self.ref.observe(node, seat), rng)
+        return self.node_of(self.ref.sample(self.view(node, seat), rng))
 
     def feature_size(self) -> int:
         n = self.players
@@ -432,7 +490,7 @@ class TunhellBridge(Bridge):
         n = self.players
         if node is None:
             return np.zeros(self.feature_size(), np.float32)
-        i = self.ref.observe(node, seat)
+        i = self.view(node, seat)
         counts = lambda cards: np.bincount(np.asarray(cards, np.int64),  # noqa: E731
                                            minlength=_KINDS)[:_KINDS].tolist()
         out: list[float] = []
@@ -451,7 +509,7 @@ class TunhellBridge(Bridge):
         return np.array(out, np.float32)
 
     def draw(self, node) -> str:
-        return "the deal is still to come" if node is None else self.ref.draw(node)
+        return "the deal is still to come" if node is None else self.ref.draw(node.truth())
 
 
 BRIDGES = {"mancala": MancalaBridge, "funkel": FunkelBridge, "tunhell": TunhellBridge}
