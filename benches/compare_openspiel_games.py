@@ -107,11 +107,11 @@ class OurBot(Side):
 
 def ours(game_name, method, seconds):
     if game_name == "tunhell":
-        from solver.games.tunhell import api, observe
+        from solver.games.tunhell import api
 
         def choose(state):
             seat = state.current_player()
-            found = api.best_action(observe(state.node, seat), seat, method=method,
+            found = api.best_action(state.bridge.view(state.node, seat), seat, method=method,
                                     seconds=seconds, stop_when_separated=False)
             return found.best, found.iterations
     elif game_name == "funkel":
@@ -147,7 +147,7 @@ def calibrate(game, make, seconds) -> int:
     for _ in range(2):
         bot.step(state.clone())
     rate = 2 * n / (time.perf_counter() - start)
-    return max(2, int(rate * seconds))
+    return max(1, int(rate * seconds))
 
 
 def play(game, sides, seed):
@@ -169,6 +169,8 @@ def line(game, ours_side, theirs_side, games, players):
         seat = g % players
         sides = [ours_side if s == seat else theirs_side for s in range(players)]
         final = play(game, sides, g)
+        if g % 10 == 9:
+            print(f"({game.get_type().short_name}: {g + 1} games)", file=sys.stderr, flush=True)
         share += (final.returns()[seat] + 1) / players      # back to our share
     mean = share / games
     lo, hi = wilson_interval(mean, games)
@@ -242,11 +244,13 @@ def steps(args):
     """Random playouts: reference steps/s, OpenSpiel adapter steps/s, PettingZoo steps/s."""
     from solver import games
     from solver.adapters import bridge
-    print("| game | reference steps/s | OpenSpiel adapter steps/s | ratio |")
-    print("|---|---|---|---|")
+    from solver.adapters import pettingzoo as pz
+    print("| game | reference steps/s | OpenSpiel adapter steps/s | ratio | PettingZoo steps/s |"
+          " ratio |")
+    print("|---|---|---|---|---|---|")
     for name in ("mancala", "funkel", "tunhell"):
         ref, b = games.get(name).reference(), bridge(name)
-        rates = {"ref": [], "spiel": []}
+        rates = {"ref": [], "spiel": [], "pz": []}
         for round_ in range(3):                     # interleaved, medians quoted
             rng, n, start = random.Random(round_), 0, time.perf_counter()
             for g in range(args.playouts):
@@ -266,8 +270,18 @@ def steps(args):
                         st.apply_action(rng.choice(st.legal_actions()))
                         n += 1
             rates["spiel"].append(n / (time.perf_counter() - start))
-        r, s = (float(np.median(rates[k])) for k in ("ref", "spiel"))
-        print(f"| {name} | {r:.0f} | {s:.0f} | {s / r:.2f} |", flush=True)
+            env = getattr(pz, f"{name}_v0").raw_env()
+            rng, n, start = random.Random(round_), 0, time.perf_counter()
+            for g in range(args.playouts):
+                env.reset(seed=g)
+                while not env.terminations[env.agent_selection]:
+                    mask = env.observe(env.agent_selection)["action_mask"]
+                    env.step(rng.choice(np.flatnonzero(mask).tolist()))
+                    n += 1
+            rates["pz"].append(n / (time.perf_counter() - start))
+        r, s, z = (float(np.median(rates[k])) for k in ("ref", "spiel", "pz"))
+        print(f"| {name} | {r:.0f} | {s:.0f} | {s / r:.2f} | {z:.0f} | {z / r:.2f} |",
+              flush=True)
 
 
 def main():
