@@ -147,7 +147,7 @@ def calibrate(game, make, seconds) -> int:
     for _ in range(2):
         bot.step(state.clone())
     rate = 2 * n / (time.perf_counter() - start)
-    return max(1, int(rate * seconds))
+    return max(2, int(rate * seconds))    # ISMCTS needs 2 to expand its root
 
 
 def play(game, sides, seed):
