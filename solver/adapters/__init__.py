@@ -3,9 +3,11 @@
 ``solver.adapters.openspiel`` registers ``solver_mancala``, ``solver_funkel`` and
 ``solver_tunhell`` as pyspiel Python games (extra ``solver[openspiel]``);
 ``solver.adapters.pettingzoo`` offers the AEC environments ``mancala_v0``, ``funkel_v0`` and
-``tunhell_v0`` (extra ``solver[pettingzoo]``). Both speak only the game contract of
-:mod:`solver.games` (plus one small per-game table of action numbers and features in
-:mod:`solver.adapters.common`), so a new game needs one more entry there and nothing else.
+``tunhell_v0`` (extra ``solver[pettingzoo]``). Both sit on this module: one :class:`Bridge` per
+game over the game contract of :mod:`solver.games`. The base class does everything the
+contract gives (whose turn, legal actions, the next state, results, what a seat knows); a game
+adds its action numbering, its features and, when its chance is not plain, its chance nodes.
+A new game that numbers its actions needs a small subclass and one entry in :data:`BRIDGES`.
 """
 from __future__ import annotations
 
@@ -40,7 +42,9 @@ class Bridge:
     name = ""
     params: dict = {}
     perfect_information = True     # as the ecosystems see the adapted game (Funkel: True)
+    chance = "none"                # "none", "explicit" (outcomes listed) or "sampled"
     max_chance_outcomes = 0
+    extra_params: dict = {}        # OpenSpiel-only parameters (not rules)
 
     def __init__(self, **params):
         unknown = set(params) - set(self.params)
@@ -203,6 +207,7 @@ class FunkelBridge(Bridge):
 
     name = "funkel"
     params = {"players": 2, "layout": "pinwheel", "hidden_shafts": False}
+    chance = "explicit"
     max_chance_outcomes = 6
 
     def num_actions(self) -> int:
@@ -231,15 +236,10 @@ class FunkelBridge(Bridge):
         return node.view
 
     def chance_outcomes(self, node):
+        """Each gem colour with its share of the unseen pool (at setup the tops not yet turned
+        up are unseen places like any other)."""
         pool = self.ref.unseen_pool(node.view)
-        if node.tops_left:
-            pool = self._pool_without_tops(node)
         return [(g, pool.count(g) / len(pool)) for g in sorted(set(pool))]
-
-    def _pool_without_tops(self, node) -> list[int]:
-        """At setup the shafts still to show a top hold unseen gems too: the pool is the whole
-        unseen pool (the places are 'below' counts plus the undecided tops)."""
-        return self.ref.unseen_pool(node.view)
 
     def apply_chance(self, node, gem: int, rng=None):
         view = node.view
@@ -376,7 +376,9 @@ class TunhellBridge(Bridge):
     name = "tunhell"
     params = {"players": 2, "intro": False}
     perfect_information = False
+    chance = "sampled"
     max_chance_outcomes = 1
+    extra_params = {"rng_seed": -1}    # the deal's generator (-1: a fresh seed)
 
     def __init__(self, **params):
         super().__init__(**params)

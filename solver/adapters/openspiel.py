@@ -28,17 +28,16 @@ import random
 import numpy as np
 import pyspiel
 
-from solver.adapters import CHANCE, bridge, returns_of
+from solver import games
+from solver.adapters import BRIDGES, CHANCE, bridge, returns_of
 
-SPIEL_NAMES = {"mancala": "solver_mancala", "funkel": "solver_funkel", "tunhell": "solver_tunhell"}
-_EXTRA_PARAMS = {"tunhell": {"rng_seed": -1}}
+SPIEL_NAMES = {name: f"solver_{name}" for name in games.GAMES if name in BRIDGES}
 
 
 def _game_type(name: str, proto) -> pyspiel.GameType:
     GT = pyspiel.GameType
-    chance = (GT.ChanceMode.DETERMINISTIC if not proto.game.info.chance else
-              GT.ChanceMode.SAMPLED_STOCHASTIC if name == "tunhell" else
-              GT.ChanceMode.EXPLICIT_STOCHASTIC)
+    chance = {"none": GT.ChanceMode.DETERMINISTIC, "explicit": GT.ChanceMode.EXPLICIT_STOCHASTIC,
+              "sampled": GT.ChanceMode.SAMPLED_STOCHASTIC}[proto.chance]
     info = proto.game.info
     return GT(
         short_name=SPIEL_NAMES[name], long_name=f"solver {name} ({info.summary})",
@@ -49,7 +48,7 @@ def _game_type(name: str, proto) -> pyspiel.GameType:
         max_num_players=info.max_players, min_num_players=info.min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={**proto.params, **_EXTRA_PARAMS.get(name, {})})
+        parameter_specification={**proto.params, **proto.extra_params})
 
 
 class SolverGame(pyspiel.Game):
@@ -67,8 +66,8 @@ class SolverGame(pyspiel.Game):
         super().__init__(_TYPES[self.game_name], pyspiel.GameInfo(
             num_distinct_actions=b.num_actions(), max_chance_outcomes=b.max_chance_outcomes,
             num_players=n, min_utility=-1.0, max_utility=n - 1.0, utility_sum=0.0,
-            max_game_length=b.max_game_length()), {**b.values, **(
-                {"rng_seed": seed} if self.game_name in _EXTRA_PARAMS else {})})
+            max_game_length=b.max_game_length()),
+            {**b.values, **({"rng_seed": seed} if b.extra_params else {})})
 
     def new_initial_state(self):
         return SolverState(self)

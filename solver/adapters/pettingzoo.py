@@ -28,7 +28,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from solver.adapters import bridge, returns_of
+from solver import games
+from solver.adapters import BRIDGES, bridge, returns_of
 
 
 class SolverAECEnv(AECEnv):
@@ -133,6 +134,7 @@ def _make(name: str) -> SimpleNamespace:
     return SimpleNamespace(env=env, raw_env=raw_env, __doc__=f"{name} as an AEC environment")
 
 
-mancala_v0 = _make("mancala")
-funkel_v0 = _make("funkel")
-tunhell_v0 = _make("tunhell")
+ENVIRONMENTS = {f"{name}_v0": _make(name) for name in games.GAMES if name in BRIDGES}
+globals().update(ENVIRONMENTS)      # mancala_v0, funkel_v0, tunhell_v0, ... one per game
+mancala_v0, funkel_v0, tunhell_v0 = (ENVIRONMENTS[f"{n}_v0"] for n in ("mancala", "funkel",
+                                                                        "tunhell"))
