@@ -231,7 +231,7 @@ def matches(args):
         theirs = spiel_makers(game)
         if name == "mancala":
             theirs["openspiel alpha_beta_search"] = "alphabeta"
-        for method in plan[name]:
+        for method in args.methods or plan[name]:
             for label, make in theirs.items():
                 if make == "alphabeta":
                     their = AlphaBetaSpiel(args.time)
@@ -290,6 +290,7 @@ def main():
     parser.add_argument("--games", type=int, default=100, help="games per line")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--only", nargs="*", choices=("tunhell", "funkel", "mancala"))
+    parser.add_argument("--methods", nargs="*", help="our methods (default: every one)")
     parser.add_argument("--steps", action="store_true", help="measure the adapter's step cost")
     parser.add_argument("--playouts", type=int, default=20)
     args = parser.parse_args()
