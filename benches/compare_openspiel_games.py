@@ -153,6 +153,9 @@ def calibrate(game, make, seconds) -> int:
 def play(game, sides, seed):
     rng = np.random.RandomState(seed)
     state = game.new_initial_state()
+    if state.bridge.name == "mancala":   # deterministic bots: start from the match openings
+        from solver.games.mancala.bots import opening
+        state.node = opening(state.bridge.rules, seed // 2)     # both seats get each opening
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes())
@@ -163,7 +166,8 @@ def play(game, sides, seed):
 
 
 def line(game, ours_side, theirs_side, games, players):
-    """Our bot in one seat, the OpenSpiel bot in the others, seats rotating."""
+    """Our bot in one seat, the OpenSpiel bot in the others, seats rotating (Mancala: each
+    opening of ``solver match`` played from both seats)."""
     share = 0.0
     for g in range(games):
         seat = g % players
