@@ -12,8 +12,9 @@ our flat Monte Carlo estimator and our determinized MCTS; Mancala, OpenSpiel's M
 time: each is calibrated first (simulations per second on the start position of the game, a
 few searches) and given rate x time simulations; our bots get ``seconds=time``. Seats rotate
 game by game. A line gives our bot's win rate (a shared win counts its share) with a Wilson
-95% interval, and each side's iterations per second (OpenSpiel: simulations; ours: playouts,
-samples or nodes as its search reports them).
+95% interval, and each side's iterations per second of thinking (OpenSpiel's MCTS/ISMCTS:
+simulations; its alpha_beta_search: depth iterations; ours: playouts or samples as the search
+reports them; our Mancala alpha-beta reports no count, so there it is searches, one a move).
 """
 from __future__ import annotations
 
