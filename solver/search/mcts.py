@@ -18,6 +18,7 @@ import numpy as np
 
 from kernels import _random
 from kernels import mcts as k
+from solver.errors import InputError
 
 DEFAULT_C = math.sqrt(2)       # UCT exploration constant for rewards in [0, 1]
 DEFAULT_SIMULATIONS = 100_000
@@ -255,8 +256,11 @@ def _grow(run, tree: Tree, simulations: int | None, deadline: float | None) -> N
 
 
 def summarize(trees: list[Tree], elapsed: float) -> MctsResult:
-    """Sum the root edges over the trees and choose the move."""
-    first = trees[0]
+    """Sum the root edges over the trees and choose the move. A tree whose budget share was too
+    small to expand its root adds nothing (its edges are zero)."""
+    first = next((t for t in trees if int(t.nodes[0, k.MOVES]) > 0), None)
+    if first is None:
+        raise InputError("no simulation reached the root's moves: give a larger budget")
     count = int(first.nodes[0, k.MOVES])
     moves = [int(m) for m in first.moves[0, :count]]
     visits = sum(t.edges[0, k.EDGE_VISITS, :count].astype(np.int64) for t in trees)
