@@ -12,6 +12,8 @@ Values are final store differences for the first player (A), current stores incl
 """
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -115,36 +117,65 @@ def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
     proof = Proof(rules, banked - swing, banked + swing, [])
     tasks = _tasks(engine, state, "", 1, 0, proof.openings, depth=2)
     _combine(proof)
-    slice_nodes = FIRST_SLICE
 
     def spent() -> None:
         proof.nodes, proof.seconds = engine.nodes - nodes_before, time.perf_counter() - start
 
-    try:
-        while tasks:
-            for task in list(tasks):
-                if _out_of_budget(proof, max_seconds, max_nodes):
-                    proof.stopped = "max-seconds" if max_seconds is not None and \
-                        proof.seconds >= max_seconds else "max-nodes"
-                    return proof
-                if max_nodes is not None:
-                    slice_nodes = min(slice_nodes, max(1, max_nodes - proof.nodes))
-                low, high = engine.prove_within(task.state, slice_nodes, task.guess)
-                task.guess = (low + high) // 2
-                _narrow(task, low, high)
-                if task.line.value is not None:
-                    _reply(engine, task)
-                    tasks.remove(task)
-                _combine(proof)
-                spent()
-                if progress is not None:
-                    progress(proof)
-            slice_nodes = min(2 * slice_nodes, LAST_SLICE)
-    except KeyboardInterrupt:
-        proof.stopped = "interrupted"
-    finally:
-        spent()
+    with _CtrlC() as ctrl_c:
+        try:
+            _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress)
+        except KeyboardInterrupt:           # a second Ctrl-C, or one outside the main thread
+            proof.stopped = "interrupted"
+        finally:
+            spent()
     return proof
+
+
+class _CtrlC:
+    """While a proof runs, the first Ctrl-C only raises a flag that the loop reads between
+    slices (an exception raised inside Numba's dispatch would not unwind cleanly); a second one
+    interrupts at once. Outside the main thread, signals stay as they are."""
+
+    def __enter__(self):
+        self.pressed, self.previous = False, None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._press)
+        return self
+
+    def _press(self, signum, frame):
+        self.pressed = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+        return False
+
+
+def _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress) -> None:
+    slice_nodes = FIRST_SLICE
+    while tasks:
+        for task in list(tasks):
+            if ctrl_c.pressed:
+                proof.stopped = "interrupted"
+                return
+            if _out_of_budget(proof, max_seconds, max_nodes):
+                proof.stopped = "max-seconds" if max_seconds is not None and \
+                    proof.seconds >= max_seconds else "max-nodes"
+                return
+            if max_nodes is not None:
+                slice_nodes = min(slice_nodes, max(1, max_nodes - proof.nodes))
+            low, high = engine.prove_within(task.state, slice_nodes, task.guess)
+            task.guess = (low + high) // 2
+            _narrow(task, low, high)
+            if task.line.value is not None:
+                _reply(engine, task)
+                tasks.remove(task)
+            _combine(proof)
+            spent()
+            if progress is not None:
+                progress(proof)
+        slice_nodes = min(2 * slice_nodes, LAST_SLICE)
 
 
 def _tasks(engine, state, prefix: str, sign: int, side: int, lines: list[Line],
