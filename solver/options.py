@@ -130,3 +130,11 @@ def add_options(parser, options) -> None:
 def values(args, options) -> dict:
     """The parsed values of ``options`` from an argparse namespace, by keyword name."""
     return {o.name: getattr(args, o.name) for o in options}
+
+
+# Options several games declare alike.
+PLAYERS = Option("--players", whole(2, 4, "players"), "2, 3 or 4 (default 2)", default=2,
+                 metavar="N")
+THREADS = Option("--threads", whole(1, 256, "threads"), "threads (default 1)", default=1,
+                 metavar="T")
+SEED = Option("--seed", seed, "random seed (default 0)", default=0)

@@ -12,13 +12,6 @@ from solver.games.mancala import api
 distributed = pytest.importorskip("distributed")
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as running:
-        yield running
-
-
 def values(proof):
     return proof.value, proof.move, [(line.name, line.value) for o in proof.openings
                                      for line in [o] + o.continuations]

@@ -18,13 +18,6 @@ distributed = pytest.importorskip("distributed")
 TOP = 10
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as running:
-        yield running
-
-
 def files_of(directory):
     return {p.name: p.read_bytes() for p in sorted(directory.glob("*.tbl"))}
 

@@ -12,7 +12,7 @@ from solver.games.funkel.codec import from_json as from_text  # noqa: E402,F401
 from solver.games.funkel.codec import to_json as to_text  # noqa: E402,F401
 from solver.games.funkel.rules import INFO, LAYOUTS, Push, Place, COMMON  # noqa: E402
 from solver.games.funkel.rules import public_view, sample_hidden  # noqa: E402
-from solver.options import Option, count, seconds, seed, whole  # noqa: E402
+from solver.options import PLAYERS, SEED, THREADS, Option, count, seconds, whole  # noqa: E402
 
 
 def current_player(state) -> int:
@@ -63,8 +63,7 @@ GAME = Game(
     api="solver.games.funkel.api",
     capabilities=frozenset({"estimate", "mcts"}),
     rules_options=(
-        Option("--players", whole(2, 4, "players"), "2, 3 or 4 (default 2)", default=2,
-               metavar="N"),
+        PLAYERS,
         Option("--layout", str, "pinwheel (default) or crossing", default="pinwheel",
                choices=tuple(LAYOUTS)),
     ),
@@ -82,9 +81,8 @@ GAME = Game(
         Option("--rollout", str, "random (default) or greedy", default="random",
                choices=("random", "greedy")),
         Option("--seat", whole(0, 3, "the seat"), "the asking seat (must be the seat to move)"),
-        Option("--threads", whole(1, 256, "threads"), "threads (default 1)", default=1,
-               metavar="T"),
-        Option("--seed", seed, "random seed (default 0)", default=0),
+        THREADS,
+        SEED,
     ),
     new_options=(Option("--view", None, "only what the players see"),),
     position_help="a position file ('-': standard input), as `solver new funkel` prints",

@@ -15,7 +15,7 @@ from solver.games.tunhell.codec import from_json as from_text  # noqa: E402,F401
 from solver.games.tunhell.codec import to_json as to_text  # noqa: E402,F401
 from solver.games.tunhell.infoset import information_set, sample_state  # noqa: E402
 from solver.games.tunhell.rules import INFO  # noqa: E402
-from solver.options import Option, count, seconds, seed, whole  # noqa: E402
+from solver.options import PLAYERS, SEED, THREADS, Option, count, seconds, whole  # noqa: E402
 
 
 def observe(state, seat: int):
@@ -55,8 +55,7 @@ GAME = Game(
     api="solver.games.tunhell.api",
     capabilities=frozenset({"ismcts", "pimc"}),
     rules_options=(
-        Option("--players", whole(2, 4, "players"), "2, 3 or 4 (default 2)", default=2,
-               metavar="N"),
+        PLAYERS,
         Option("--intro", None, "the introductory game (default: the full game)"),
     ),
     best_options=(
@@ -65,9 +64,8 @@ GAME = Game(
         Option("--method", str, "ismcts (default) or pimc", default="ismcts",
                choices=("ismcts", "pimc")),
         Option("--seat", whole(0, 3, "the seat"), "the asking seat (must be the position's)"),
-        Option("--threads", whole(1, 256, "threads"), "threads (default 1)", default=1,
-               metavar="T"),
-        Option("--seed", seed, "random seed (default 0)", default=0),
+        THREADS,
+        SEED,
     ),
     new_options=(Option("--seat", whole(0, 3, "the seat"), "whose view (default 0)",
                         default=0),),
