@@ -114,8 +114,8 @@ def test_the_mean_store_difference_of_a_forced_line_is_exact():
     found = mcts_best_move("0,0,0,0,0,1/1,1,0,0,0,0 10-11 A", simulations=50, seed=0)
     assert found.move == 6
     assert found.moves[6].visits == 50
-    assert found.moves[6].mean_store_difference == -2.0
-    assert found.moves[6].mean_outcome == 0.0
+    assert found.moves[6].mean_score == -2.0
+    assert found.moves[6].mean_reward == 0.0
 
 
 # --- reproducibility, budgets, errors ------------------------------------------------------------

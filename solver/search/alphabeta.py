@@ -4,7 +4,7 @@ variation. Game-agnostic: it drives ``kernels.alphabeta.search`` with a game's k
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -32,11 +32,14 @@ class KernelGame(NamedTuple):
 
 @dataclass
 class SearchResult:
-    """What a search found. Moves are kernel move ids; a game's wrapper renames them.
+    """What a search found, and the one record a game's ``best_move`` answers with: the driver
+    fills in kernel move ids, and the game renames the moves (``dataclasses.replace``) and says
+    what was asked (``position``, ``rules``) before handing the same record to the user.
 
     ``value``: side to move's view (for Mancala the final store difference, current stores
     included). ``exact``: the value is proven. ``depth``: plies of the last completed iteration
-    (None when exact by a solve). ``moves``: {move: value} for every legal move, when asked."""
+    (None when exact by a solve). ``moves``: {move: value} for every legal move, when asked.
+    ``table_levels``: endgame-table levels 1..table_levels were probed (0: none)."""
 
     move: int | None
     value: int
@@ -48,10 +51,29 @@ class SearchResult:
     moves: dict[int, int] | None = None
     iterations: list[tuple[int, int, int, float]] = field(default_factory=list)
     table_hits: int = 0
+    position: str = ""
+    rules: object = None
+    table_levels: int = 0
 
     @property
     def nodes_per_second(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        out = dict(position=self.position, **rules_fields(self.rules), move=self.move,
+                   value=self.value, exact=self.exact, depth=self.depth, pv=self.pv,
+                   nodes=self.nodes, seconds=round(self.seconds, 6),
+                   nodes_per_second=round(self.nodes_per_second))
+        if self.moves is not None:
+            out["moves"] = [dict(move=m, value=v) for m, v in self.moves.items()]
+        return out
+
+
+def rules_fields(rules) -> dict:
+    """A rules record's fields for a JSON answer ({} when the caller named no rules)."""
+    if rules is None or not is_dataclass(rules):
+        return {}
+    return {f.name: getattr(rules, f.name) for f in fields(rules)}
 
 
 class EndgameTables(NamedTuple):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -19,6 +19,7 @@ import numpy as np
 from kernels import _random
 from kernels import mcts as k
 from solver.errors import InputError
+from solver.search.alphabeta import rules_fields
 
 DEFAULT_C = math.sqrt(2)       # UCT exploration constant for rewards in [0, 1]
 DEFAULT_SIMULATIONS = 100_000
@@ -56,9 +57,11 @@ class EdgeStats:
 
 @dataclass
 class MctsResult:
-    """The chosen root move (a kernel move id; a game's wrapper renames it) and the root moves'
-    statistics summed over the threads' trees. ``proven``: the root's exact reward for its mover
-    when the SOLVER proved it."""
+    """The chosen root move and the root moves' statistics summed over the threads' trees: the
+    one record an MCTS answer is. The driver fills in kernel move ids; a game renames the moves
+    (``dataclasses.replace``) and says what was asked (``position``, ``rules``). ``proven``: the
+    root's exact reward for its mover when the SOLVER proved it. ``seed`` and ``c``: the
+    search's seed and UCT constant."""
 
     move: int
     moves: dict[int, EdgeStats]
@@ -68,10 +71,29 @@ class MctsResult:
     nodes: int
     max_depth: int
     proven: float | None = None
+    seed: int = 0
+    c: float = DEFAULT_C
+    position: str = ""
+    rules: object = None
 
     @property
     def simulations_per_second(self) -> float:
         return self.simulations / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        """JSON-ready (a move never simulated has null means)."""
+        return dict(position=self.position, **rules_fields(self.rules), move=self.move,
+                    simulations=self.simulations, seconds=round(self.seconds, 6),
+                    simulations_per_second=round(self.simulations_per_second),
+                    threads=self.threads, seed=self.seed, c=self.c, nodes=self.nodes,
+                    proven=self.proven,
+                    moves=[dict(move=m, visits=s.visits, mean_reward=_number(s.mean_reward),
+                                mean_score=_number(s.mean_score), proven=s.proven)
+                           for m, s in self.moves.items()])
+
+
+def _number(x: float) -> float | None:
+    return None if math.isnan(x) else x
 
 
 class Tree:
@@ -146,7 +168,7 @@ def search(game: MctsGame, state, *, simulations: int | None = None,
     trees, elapsed = grow_trees(game, state, simulations=simulations, seconds=seconds,
                                 threads=threads, seed=seed, c=c, solver=solver,
                                 memory_mb=memory_mb)
-    return summarize(trees, elapsed)
+    return replace(summarize(trees, elapsed), seed=seed, c=c)
 
 
 def grow_trees(game: MctsGame, state, *, simulations: int | None = None,

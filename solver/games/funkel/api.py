@@ -221,6 +221,7 @@ class MoveEstimates:
     seed: int
     stopped: str
     estimates: str = RANDOM_CONTINUATION
+    method: str = "mc"              # mc, mcts (determinized) or chance-mcts
 
     @property
     def recommended(self) -> PushEstimate:
@@ -236,7 +237,7 @@ class MoveEstimates:
                     moves=[m.to_dict() for m in self.moves], rollout=self.rollout,
                     interval="wilson 95%", samples=self.samples, playouts=self.playouts,
                     seconds=round(self.seconds, 6), threads=self.threads, seed=self.seed,
-                    stopped=self.stopped)
+                    stopped=self.stopped, method=self.method)
 
 
 def estimate_moves(position: str | State | PublicView, seat: int | None = None,
@@ -343,7 +344,7 @@ def chance_mcts_moves(position: str | State | PublicView, seat: int | None = Non
                          samples=found.simulations, seconds=time.perf_counter() - start,
                          threads=threads, seed=seed,
                          stopped="seconds" if simulations is None else "simulations",
-                         estimates=SEARCH_VALUE)
+                         estimates=SEARCH_VALUE, method="chance-mcts")
 
 
 def chance_mcts_bot(simulations: int = DEFAULT_BOT_CHANCE_SIMULATIONS, rollout: str = "random",
@@ -391,6 +392,7 @@ class ExactMoves:
     best: Action
     states: int
     seconds: float
+    method = "exact"
 
     @property
     def estimates(self) -> str:
@@ -407,7 +409,7 @@ class ExactMoves:
         return dict(game="funkel", position=self.position, seat=self.seat, exact=True,
                     policy=self.policy, estimates=self.estimates, best=describe(self.best),
                     best_move=action_to_dict(self.best), moves=moves, states=self.states,
-                    seconds=round(self.seconds, 6))
+                    seconds=round(self.seconds, 6), method=self.method)
 
 
 def exact_moves(position: str | State | PublicView, seat: int | None = None,
@@ -527,7 +529,7 @@ def mcts_moves(position: str | State | PublicView, seat: int | None = None,
                          best=best, rollout=rollout, samples=sum(visits.values()),
                          seconds=time.perf_counter() - start, threads=threads, seed=seed,
                          stopped="seconds" if simulations is None else "simulations",
-                         estimates=SEARCH_VALUE)
+                         estimates=SEARCH_VALUE, method="mcts")
 
 
 def mcts_bot(simulations: int = DEFAULT_BOT_SIMULATIONS, deals: int = DEFAULT_MCTS_DEALS,

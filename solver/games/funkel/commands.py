@@ -2,7 +2,6 @@
 their answers are printed. The parsers come from the options the registry record declares."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from solver.bench import timed
 from solver.games.funkel import rules as reference
@@ -29,8 +28,7 @@ def best(position: str, rules_options: dict, options: dict):
                 options["time"] is not None:
             raise InputError("--exact takes no --method, --samples or --time: it solves the "
                              "position")
-        return Answer(api.exact_moves(view, seat=options["seat"],
-                                      max_states=options["max_states"]), "exact", view)
+        return api.exact_moves(view, seat=options["seat"], max_states=options["max_states"])
     if options["max_states"] is not None:
         raise InputError("--max-states goes with --exact")
     common = dict(seat=options["seat"], seconds=options["time"], rollout=options["rollout"],
@@ -38,31 +36,18 @@ def best(position: str, rules_options: dict, options: dict):
     run = {"mc": api.estimate_moves, "mcts": api.mcts_moves,
            "chance-mcts": api.chance_mcts_moves}[options["method"]]
     budget = "samples" if options["method"] == "mc" else "simulations"
-    return Answer(run(view, **{budget: options["samples"]}, **common), options["method"], view)
+    return run(view, **{budget: options["samples"]}, **common)
 
 
-@dataclass
-class Answer:
-    """An estimate as the command prints it: the API's record, the method that made it and the
-    view it answers."""
-
-    found: object
-    method: str
-    view: object
-
-    def to_dict(self) -> dict:
-        return dict(self.found.to_dict(), method=self.method)
-
-
-def best_text(answer: Answer) -> str:
+def best_text(found) -> str:
+    """The answer of :func:`best` (the API's record) as the command prints it."""
     from solver.games.funkel import api
-    if answer.method == "exact":
-        return _exact_text(answer)
-    found = answer.found
-    unit = "samples" if answer.method == "mc" else "visits"
+    if found.method == "exact":
+        return _exact_text(found)
+    unit = "samples" if found.method == "mc" else "visits"
     width = max(len(m.name) for m in found.moves)
-    lines = [reference.draw(answer.view), "", f"seat {found.seat} to move; {answer.method} "
-             f"estimate, {found.samples:,} {'samples' if answer.method == 'mc' else 'simulations'}"
+    lines = [_picture(found), "", f"seat {found.seat} to move; {found.method} "
+             f"estimate, {found.samples:,} {'samples' if found.method == 'mc' else 'simulations'}"
              f", {found.seconds:.2f} s (stopped: {found.stopped})",
              f"each figure is the {LABELS[found.estimates]} ({found.estimates}), not the win "
              f"probability under best play", "",
@@ -75,10 +60,14 @@ def best_text(answer: Answer) -> str:
     return "\n".join(lines)
 
 
-def _exact_text(answer: Answer) -> str:
+def _picture(found) -> str:
+    from solver.games.funkel.codec import from_json
+    return reference.draw(from_json(found.position))
+
+
+def _exact_text(found) -> str:
     from solver.games.funkel import api
-    found = answer.found
-    lines = [reference.draw(answer.view), "", f"seat {found.seat} to move; solved exactly "
+    lines = [_picture(found), "", f"seat {found.seat} to move; solved exactly "
              f"({found.states:,} positions and reveals, {found.seconds:.2f} s)",
              "win probability and expected result (a shared win counts its share) under best "
              "play: max-n, equal values to the first push in legal order", "",

@@ -4,7 +4,7 @@ this module re-exports: ``new_game``, ``apply``, ``from_text``, ...). Converts p
 names between the two."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -109,27 +109,11 @@ def _table_probe():
 DEFAULT_SECONDS = 3.0
 
 
-@dataclass
-class BestMove(SearchResult):
-    """A best-move answer in the rulebook's bin numbers (the fields are ``SearchResult``'s),
-    with the position and rules it answers.
-
-    ``value``: final store difference, side to move minus opponent, under perfect play (exact)
-    or as the search estimates it at its horizon; the current stores are included."""
-
-    position: str = ""
-    rules: Rules = Rules()
-    table_levels: int = 0       # endgame-table levels 1..table_levels were probed
-
-    def to_dict(self) -> dict:
-        out = dict(position=self.position, pits=self.rules.pits, stones=self.rules.stones,
-                   capture_empty=self.rules.capture_empty, move=self.move, value=self.value,
-                   exact=self.exact, depth=self.depth, pv=self.pv, nodes=self.nodes,
-                   seconds=round(self.seconds, 6),
-                   nodes_per_second=round(self.nodes_per_second))
-        if self.moves is not None:
-            out["moves"] = [dict(move=m, value=v) for m, v in self.moves.items()]
-        return out
+BestMove = SearchResult
+"""A best-move answer: the search's own record, its moves in the rulebook's bin numbers, with the
+position and rules it answers. ``value``: final store difference, side to move minus opponent,
+under perfect play (exact) or as the search estimates it at its horizon; the current stores are
+included."""
 
 
 def best_move(position: Position | str | None = None, rules: Rules | None = None, *,
@@ -163,12 +147,12 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                                seconds=None if depth is not None else seconds or DEFAULT_SECONDS,
                                all_moves=all_moves)
     side, m = pos.to_move, pos.m
-    named = dict(vars(found), move=None if found.move is None else move_of(found.move, side, m),
-                 pv=pv_bins(state, side, found.pv),
-                 moves=None if found.moves is None else {move_of(k, side, m): v
-                                                         for k, v in sorted(found.moves.items())})
-    return BestMove(**named, position=reference.to_text(pos), rules=rules,
-                    table_levels=0 if found_tables is None else found_tables.max_swing)
+    return replace(found, move=None if found.move is None else move_of(found.move, side, m),
+                   pv=pv_bins(state, side, found.pv),
+                   moves=None if found.moves is None else {move_of(k, side, m): v
+                                                           for k, v in sorted(found.moves.items())},
+                   position=reference.to_text(pos), rules=rules,
+                   table_levels=0 if found_tables is None else found_tables.max_swing)
 
 
 def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,

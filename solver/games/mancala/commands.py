@@ -70,8 +70,8 @@ def _mcts_text(found) -> str:
                                            f"   proven outcome: {found.proven:g}"),
              f"{'move':>6} {'visits':>10} {'win rate':>9} {'store diff':>11}"]
     for move, stats in found.moves.items():
-        lines.append(f"{move:>6} {stats.visits:>10,} {stats.mean_outcome:>9.3f} "
-                     f"{stats.mean_store_difference:>+11.2f}")
+        lines.append(f"{move:>6} {stats.visits:>10,} {stats.mean_reward:>9.3f} "
+                     f"{stats.mean_score:>+11.2f}")
     lines.append(f"simulations: {found.simulations:,}   simulations/s: "
                  f"{found.simulations_per_second:,.0f}   time: {found.seconds:.3f} s")
     return "\n".join(lines)

@@ -7,8 +7,7 @@ stores included) is reported beside it.
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import replace
 
 from kernels import mancala as kernel
 from kernels import mancala_playout as playout
@@ -34,54 +33,11 @@ def mcts_state(pos: Position):
     return playout.mark_sides(to_packed(pos), pos.to_move)
 
 
-@dataclass
-class MoveStats:
-    """One root move: simulations through it, the mover's mean outcome (win 1, draw 0.5, loss 0)
-    and mean final store difference, and the exact outcome if the MCTS-Solver proved it."""
-
-    visits: int
-    mean_outcome: float
-    mean_store_difference: float
-    proven: float | None = None
-
-
-@dataclass
-class MctsMove:
-    """An MCTS answer in the rulebook's bin numbers. ``proven``: the mover's exact outcome (1,
-    0.5, 0) when the MCTS-Solver proved the root."""
-
-    position: str
-    rules: Rules
-    move: int
-    moves: dict[int, MoveStats]
-    simulations: int
-    seconds: float
-    threads: int
-    seed: int
-    c: float
-    nodes: int
-    proven: float | None = None
-
-    @property
-    def simulations_per_second(self) -> float:
-        return self.simulations / self.seconds if self.seconds > 0 else 0.0
-
-    def to_dict(self) -> dict:
-        """JSON-ready (a move never simulated has null means)."""
-        return dict(position=self.position, pits=self.rules.pits, stones=self.rules.stones,
-                    capture_empty=self.rules.capture_empty, move=self.move,
-                    simulations=self.simulations, seconds=round(self.seconds, 6),
-                    simulations_per_second=round(self.simulations_per_second),
-                    threads=self.threads, seed=self.seed, c=self.c, nodes=self.nodes,
-                    proven=self.proven,
-                    moves=[dict(move=m, visits=s.visits, mean_outcome=_number(s.mean_outcome),
-                                mean_store_difference=_number(s.mean_store_difference),
-                                proven=s.proven)
-                           for m, s in self.moves.items()])
-
-
-def _number(x: float) -> float | None:
-    return None if math.isnan(x) else x
+MctsMove = mcts.MctsResult
+"""An MCTS answer: the search's own record, its moves in the rulebook's bin numbers, with the
+position and rules it answers. Per move ``mean_reward`` is the mover's mean outcome (win 1, draw
+0.5, loss 0) and ``mean_score`` the mean final store difference; ``proven``: the mover's exact
+outcome when the MCTS-Solver proved it."""
 
 
 def mcts_best_move(position: Position | str | None = None, rules: Rules | None = None, *,
@@ -100,9 +56,6 @@ def mcts_best_move(position: Position | str | None = None, rules: Rules | None =
     except ValueError as error:
         raise InputError(str(error)) from None
     side, m = pos.to_move, pos.m
-    return MctsMove(
-        position=reference.to_text(pos), rules=rules, move=move_of(found.move, side, m),
-        moves={move_of(lane, side, m): MoveStats(s.visits, s.mean_reward, s.mean_score, s.proven)
-               for lane, s in sorted(found.moves.items())},
-        simulations=found.simulations, seconds=found.seconds, threads=found.threads, seed=seed,
-        c=c, nodes=found.nodes, proven=found.proven)
+    return replace(found, move=move_of(found.move, side, m),
+                   moves={move_of(lane, side, m): edge for lane, edge in sorted(found.moves.items())},
+                   position=reference.to_text(pos), rules=rules)
