@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -70,6 +71,14 @@ def check_seconds(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"a time must be a number of seconds, got {value!r}")
     return seconds(repr(float(value)))
+
+
+def check_players(value: Any) -> int:
+    """The API's check of a player count (every multi-player game seats 2, 3 or 4)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
+            value not in (2, 3, 4):
+        raise InputError(f"players must be 2, 3 or 4, got {value!r}")
+    return int(value)
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,8 @@ from solver.games.funkel import (
     Rules,
     State,
 )
+from solver.games.funkel.codec import read_position, view_of  # noqa: F401  (part of the API)
+from solver.options import check_players
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
 
@@ -129,27 +131,6 @@ def action_to_dict(action: Action) -> dict:
 
 
 # --- positions ------------------------------------------------------------------------------------
-
-def read_position(position: str | State | PublicView) -> State | PublicView:
-    """A position given as JSON text (``reference.to_json``'s schema) or as an object."""
-    if isinstance(position, (State, PublicView)):
-        return position
-    if not isinstance(position, str):
-        raise InputError(f"a funkel position is JSON text, a State or a PublicView, got "
-                         f"{type(position).__name__}")
-    return reference.from_json(position)
-
-
-def view_of(position: str | State | PublicView) -> PublicView:
-    """The public view of a position (a full state is reduced to what everyone sees), checked:
-    its unseen pool must fill its unseen places."""
-    pos = read_position(position)
-    view = pos if isinstance(pos, PublicView) else reference.public_view(pos)
-    places, pool = reference.unseen_places(view), len(reference.unseen_pool(view))
-    if places != pool:
-        raise InputError(f"funkel position has {places} unseen gem places but {pool} unseen gems")
-    return view
-
 
 def new_position(players: int = 2, layout: str = "pinwheel", seed: int | None = None,
                  view: bool = False) -> str:
@@ -586,7 +567,7 @@ Frame = matches.Frame
 def play_game(players: int, bots, seed: int = 0, layout: str = "pinwheel") -> list[Frame]:
     """One game from a ``seed`` deal, ``bots[seat]`` (names or callables) at each seat: every
     position as a frame (JSON, picture, the action that led to it)."""
-    _check_players(players)
+    check_players(players)
     seat_bots = BOTS.seated(bots, players)
     game = adapter(layout)
     start = game.new_game(seed, players)
@@ -606,16 +587,11 @@ def match(players: int, bots, games: int, seed: int = 0,
           layout: str = "pinwheel", on_game=None) -> matches.MatchResult:
     """``games`` games between ``bots`` (one name or callable per seat), seats rotating and each
     deal replayed at every rotation (``solver.match``); win rates with 95% intervals."""
-    _check_players(players)
+    check_players(players)
     if not _whole(games) or games < 1:
         raise InputError(f"games must be a whole number >= 1, got {games!r}")
     return matches.run_match(adapter(layout), players, BOTS.seated(bots, players), games, seed,
                              on_game=on_game)
-
-
-def _check_players(players) -> None:
-    if not _whole(players) or players not in (2, 3, 4):
-        raise InputError(f"players must be 2, 3 or 4, got {players!r}")
 
 
 __all__ = ["packed", "reference_of", "packed_view", "action_code", "action_of", "describe",

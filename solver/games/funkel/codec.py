@@ -21,9 +21,11 @@ from solver.games.funkel.rules import (
     Rules,
     ShaftView,
     State,
+    public_view,
     reached_goal,
     seen_gems,
     unseen_places,
+    unseen_pool,
     used_colours,
 )
 from solver.games.jsontext import load_document
@@ -293,3 +295,26 @@ def _check_displays(position: State | PublicView) -> None:
     won = [c for c, d in enumerate(position.displays) if reached_goal(d)]
     _expect(len(won) <= 1, "displays", f"displays {won} all reached the goal; the game stops at "
             "the first")
+
+
+# --- a position given as text or as an object ----------------------------------------------------
+
+def read_position(position: str | State | PublicView) -> State | PublicView:
+    """A position given as JSON text (``to_json``'s schema) or as an object."""
+    if isinstance(position, (State, PublicView)):
+        return position
+    if not isinstance(position, str):
+        raise InputError(f"a funkel position is JSON text, a State or a PublicView, got "
+                         f"{type(position).__name__}")
+    return from_json(position)
+
+
+def view_of(position: str | State | PublicView) -> PublicView:
+    """The public view of a position (a full state is reduced to what everyone sees), checked:
+    its unseen pool must fill its unseen places."""
+    pos = read_position(position)
+    view = pos if isinstance(pos, PublicView) else public_view(pos)
+    places, pool = unseen_places(view), len(unseen_pool(view))
+    if places != pool:
+        raise InputError(f"funkel position has {places} unseen gem places but {pool} unseen gems")
+    return view

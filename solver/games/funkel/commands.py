@@ -8,8 +8,8 @@ from solver.games.funkel import rules as reference
 
 
 def _rules(rules_options: dict):
-    from solver.games.funkel.api import _check_players
-    _check_players(rules_options["players"])
+    from solver.options import check_players
+    check_players(rules_options["players"])
     return reference.Rules(rules_options["players"], rules_options["layout"])
 
 
@@ -21,8 +21,9 @@ LABELS = {"win_rate_random_continuation": "win rate if all then play randomly",
 
 def best(position: str, rules_options: dict, options: dict):
     from solver.errors import InputError
+    from solver.games.funkel.codec import view_of
+    view = view_of(position)
     from solver.games.funkel import api
-    view = api.view_of(position)
     if options["exact"]:
         if options["method"] != "mc" or options["samples"] is not None or \
                 options["time"] is not None:

@@ -16,7 +16,7 @@ from solver.options import check_seconds
 from solver.games import mancala as reference
 from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
                                         draw, from_text, is_over, legal_actions, new_game,
-                                        result, to_text)
+                                        playable_position, position_and_rules, result, to_text)
 from solver.search.alphabeta import AlphaBeta, EndgameTables, KernelGame, SearchResult
 
 
@@ -228,21 +228,6 @@ def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True,
     return EndgameTables(loaded.data, loaded.offsets, loaded.max_level)
 
 
-def playable_position(position: Position | str | None, rules: Rules | None
-                      ) -> tuple[Position, Rules]:
-    """The position to search (the start of ``rules`` when None) and its rules; a finished
-    game is refused. Without ``rules`` a position keeps the default capture rule."""
-    if rules is None:
-        pos, rules = position_and_rules(position)
-    else:
-        pos, rules = position_and_rules(position, rules.pits, None if position is not None
-                                        else rules.stones, rules.capture_empty)
-    if reference.is_over(pos):
-        raise InputError(f"the game is over in {reference.to_text(pos)}: final stores "
-                         f"{'-'.join(map(str, reference.final_stores(pos)))}")
-    return pos, rules
-
-
 def default_table_mb(pos: Position, exact: bool) -> int:
     """A table big enough for the search's likely size: a fresh table costs its size in page
     faults (about 2 s per GB here), so small boards get small tables."""
@@ -262,27 +247,3 @@ def pv_bins(state, side: int, lanes: list[int]) -> list[int]:
         if not info & kernel.EXTRA_TURN:
             side = 1 - side
     return bins
-
-
-def position_and_rules(position: Position | str | None = None, pits: int | None = None,
-                       stones: int | None = None, capture_empty: bool | None = None
-                       ) -> tuple[Position, Rules]:
-    """The position (the start when None) and the rules it is played under. ``pits`` and
-    ``stones`` default to what the position shows and are checked against it when given;
-    ``capture_empty`` to the position's own rule (the default rule for text and the start)."""
-    if position is None:
-        rules = Rules(6 if pits is None else pits, 4 if stones is None else stones,
-                      True if capture_empty is None else capture_empty)
-        return reference.new_game(rules), rules
-    pos = reference.from_text(position) if isinstance(position, str) else position
-    if capture_empty is None:
-        capture_empty = pos.capture_empty
-    pos = replace(pos, capture_empty=capture_empty)
-    if pits is not None and pits != pos.m:
-        raise InputError(f"position has {pos.m} bins per side, but pits is {pits}")
-    if stones is not None and pos.stones() != 2 * pos.m * stones:
-        raise InputError(f"position holds {pos.stones()} stones, but Kalah({pos.m},{stones}) "
-                         f"has {2 * pos.m * stones}")
-    if stones is None:  # stones per pit only names the game; infer it, within the lane limit
-        stones = min(max(1, pos.stones() // (2 * pos.m)), reference.MAX_STONES_TOTAL // (2 * pos.m))
-    return pos, Rules(pos.m, stones, capture_empty)

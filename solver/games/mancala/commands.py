@@ -10,20 +10,19 @@ from solver.games.mancala import rules as reference
 
 
 def rules_and_position(position: str | None, pits, stones, capture_empty):
-    from solver.games.mancala.api import position_and_rules
-    return position_and_rules(position, pits, stones, capture_empty)
+    return reference.position_and_rules(position, pits, stones, capture_empty)
 
 
 def best(position: str | None, rules_options: dict, options: dict):
     """Alpha-beta (timed, to a depth, or exact) or, with ``mcts``, Monte Carlo tree search."""
-    from solver.games.mancala.api import best_move, playable_position
+    from solver.games.mancala.api import best_move
     pos, rules = rules_and_position(position, **rules_options)
     if options["mcts"]:
         return _mcts(pos, rules, options)
     for option in ("simulations", "threads", "seed"):
         if options[option] is not None:
             raise InputError(f"--{option} goes with --mcts")
-    pos, rules = playable_position(pos, rules)
+    pos, rules = reference.playable_position(pos, rules)
     return best_move(pos, rules, seconds=options["time"], depth=options["depth"],
                      exact=options["exact"], all_moves=options["all_moves"],
                      table_mb=options["table_mb"],

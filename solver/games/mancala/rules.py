@@ -29,7 +29,7 @@ A :class:`Position` carries its capture rule, so ``apply`` needs nothing else.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from solver.errors import InputError
 from solver.games import FACTS
@@ -277,3 +277,44 @@ def draw(pos: Position) -> str:
         f"      {row(a_bins)}  [{pos.stores[A]:3d}]" + ("   <- " + mover if pos.to_move == A else ""),
         f"      {numbers(a_bins)}",
     ])
+
+
+# --- a position and the rules it is played under ---------------------------------------------
+
+def position_and_rules(position: Position | str | None = None, pits: int | None = None,
+                       stones: int | None = None, capture_empty: bool | None = None
+                       ) -> tuple[Position, Rules]:
+    """The position (the start when None) and the rules it is played under. ``pits`` and
+    ``stones`` default to what the position shows and are checked against it when given;
+    ``capture_empty`` to the position's own rule (the default rule for text and the start)."""
+    if position is None:
+        rules = Rules(6 if pits is None else pits, 4 if stones is None else stones,
+                      True if capture_empty is None else capture_empty)
+        return new_game(rules), rules
+    pos = from_text(position) if isinstance(position, str) else position
+    if capture_empty is None:
+        capture_empty = pos.capture_empty
+    pos = replace(pos, capture_empty=capture_empty)
+    if pits is not None and pits != pos.m:
+        raise InputError(f"position has {pos.m} bins per side, but pits is {pits}")
+    if stones is not None and pos.stones() != 2 * pos.m * stones:
+        raise InputError(f"position holds {pos.stones()} stones, but Kalah({pos.m},{stones}) "
+                         f"has {2 * pos.m * stones}")
+    if stones is None:  # stones per pit only names the game; infer it, within the lane limit
+        stones = min(max(1, pos.stones() // (2 * pos.m)), MAX_STONES_TOTAL // (2 * pos.m))
+    return pos, Rules(pos.m, stones, capture_empty)
+
+
+def playable_position(position: Position | str | None, rules: Rules | None
+                      ) -> tuple[Position, Rules]:
+    """The position to search (the start of ``rules`` when None) and its rules; a finished
+    game is refused. Without ``rules`` a position keeps the default capture rule."""
+    if rules is None:
+        pos, rules = position_and_rules(position)
+    else:
+        pos, rules = position_and_rules(position, rules.pits, None if position is not None
+                                        else rules.stones, rules.capture_empty)
+    if is_over(pos):
+        raise InputError(f"the game is over in {to_text(pos)}: final stores "
+                         f"{'-'.join(map(str, final_stores(pos)))}")
+    return pos, rules
