@@ -184,16 +184,22 @@ class AlphaBeta:
     def solve(self, state, all_moves=False) -> SearchResult:
         """Prove the value: a short iterative deepening for a guess and move order, then MTD(f)."""
         start, nodes_before = time.perf_counter(), self.nodes
-        guess = 0
-        for depth in range(2, 12, 2):
-            guess = self._search(state, depth, -ab.INFINITY, ab.INFINITY)
-        value, move = self.prove(state, guess)
+        value, move = self.prove(state, self.first_guess(state))
         moves = self._all_move_values(state) if all_moves else None
         pv = self.exact_pv(state, value)
         return SearchResult(move=move if move is not None else None, value=value, exact=True,
                             depth=None, pv=pv, nodes=self.nodes - nodes_before,
                             seconds=time.perf_counter() - start, moves=moves,
                             table_hits=self.table_hits)
+
+    def first_guess(self, state, max_depth: int = 10) -> int:
+        """A guess at the exact value for MTD(f) to start from: a short iterative deepening
+        (it also fills the table's move order). Thousands of nodes; starting from 0 instead
+        cost up to 1.8x the nodes on Kalah(4,5)."""
+        guess = 0
+        for depth in range(2, max_depth + 2, 2):
+            guess = self._search(state, depth, -ab.INFINITY, ab.INFINITY)
+        return guess
 
     def _all_move_values(self, state) -> dict[int, int]:
         return {move: self.move_value(state, move) for move in self.legal_moves(state)}
