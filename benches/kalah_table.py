@@ -1,7 +1,8 @@
 """The table of Kalah(m, n) values: every board m = 1..6 pits, n = 1..6 stones, both capture
 rules, except Kalah(6,6), each solved by the real command line in a fresh process.
 
-    python benches/kalah_table.py [--max-seconds 600] [--tables DIR] [--pits 1-6] [--stones 1-6]
+    python benches/kalah_table.py [--max-seconds 600] [--tables DIR] [--table-mb MB]
+                                  [--pits 1-6] [--stones 1-6]
                                   [--rules both|capture_empty|no-capture-empty] [--json OUT]
 
 Each cell runs ``solver solve mancala --pits M --stones N [--no-capture-empty] --max-seconds S
@@ -22,14 +23,17 @@ def span(text: str) -> list[int]:
 
 
 def solve_cell(pits: int, stones: int, capture_empty: bool, max_seconds: float,
-               tables: str | None) -> dict:
+               tables: str | None, table_mb: int | None = None) -> dict:
     command = [sys.executable, "-m", "solver", "solve", "mancala", "--pits", str(pits),
                "--stones", str(stones), "--max-seconds", str(max_seconds), "--json"]
     command += [] if capture_empty else ["--no-capture-empty"]
-    command += ["--tables", tables] if tables else ["--no-tables"]
-    if tables and pits != 6:
-        command[-2:] = ["--no-tables"]
-    done = subprocess.run(command, capture_output=True, text=True)
+    if table_mb is not None:
+        command += ["--table-mb", str(table_mb)]
+    done = subprocess.run(command + (["--tables", tables] if tables else ["--no-tables"]),
+                          capture_output=True, text=True)
+    if tables and done.returncode == 2 and "tables in" in done.stderr:
+        # the folder has no tables of this board and rule: the cell runs without
+        done = subprocess.run(command + ["--no-tables"], capture_output=True, text=True)
     if done.returncode != 0:
         return dict(pits=pits, stones=stones, capture_empty=capture_empty,
                     error=done.stderr.strip().splitlines()[-1] if done.stderr else "failed")
@@ -78,7 +82,10 @@ def markdown(cells: list[dict], capture_empty: bool) -> str:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-seconds", type=float, default=600.0)
-    parser.add_argument("--tables", help="endgame-table folder (6-pit boards use it)")
+    parser.add_argument("--tables", help="endgame-table folder (each board uses its tables "
+                        "there, if any)")
+    parser.add_argument("--table-mb", type=int, help="transposition table MB (default: the "
+                        "solver's, by the stones in play)")
     parser.add_argument("--pits", default="1-6")
     parser.add_argument("--stones", default="1-6")
     parser.add_argument("--rules", default="both",
@@ -92,7 +99,8 @@ def main():
             for stones in span(args.stones):
                 if (pits, stones) == (6, 6):
                     continue
-                cell = solve_cell(pits, stones, capture_empty, args.max_seconds, args.tables)
+                cell = solve_cell(pits, stones, capture_empty, args.max_seconds, args.tables,
+                                  args.table_mb)
                 cell.setdefault("pits", pits)
                 cell.setdefault("stones", stones)
                 cell.setdefault("capture_empty", capture_empty)

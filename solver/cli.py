@@ -155,7 +155,11 @@ def _read_position_file(path: str) -> str:
 def _best(args) -> str:
     bridge = args.record.command_bridge()
     found = bridge.best(_position_text(args), _rules_options(args), values(args, args.extra))
-    return json.dumps(found.to_dict()) if args.json else bridge.best_text(found)
+    text = json.dumps(found.to_dict()) if args.json else bridge.best_text(found)
+    if getattr(found, "stopped", None) == "interrupted":   # a proof stopped by Ctrl-C
+        print(text)
+        raise KeyboardInterrupt
+    return text
 
 
 def _new(args) -> str:
@@ -502,41 +506,15 @@ def _tables_probe(args) -> str:
     return "\n".join(lines)
 
 
-class _ProofProgress:
-    """A long proof's bounds on stderr once it has run a couple of seconds: one line redrawn
-    in place on a terminal, else a line at most every few seconds (logs)."""
-
-    QUIET_SECONDS = 2.0
-
-    def __init__(self, every: float = 5.0):
-        self.live, self.every, self.last = sys.stderr.isatty(), every, 0.0
-
-    def __call__(self, proof) -> None:
-        if proof.seconds < self.QUIET_SECONDS or (not self.live and
-                                                   proof.seconds - self.last < self.every):
-            return
-        self.last = proof.seconds
-        openings = " ".join(f"{o.name}:{_bounds(o.lower, o.upper)}" for o in proof.openings)
-        text = (f"value {_bounds(proof.lower, proof.upper)}  {openings}  {proof.nodes:,} nodes "
-                f"{proof.nodes_per_second / 1e6:.1f} M/s  {_clock(proof.seconds)}")
-        if self.live:
-            print("\r" + text[:200] + "\x1b[K", end="", file=sys.stderr, flush=True)
-        else:
-            print(text, file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.live and self.last:
-            print(file=sys.stderr)
-
-
 def _bounds(lower: int, upper: int) -> str:
     return f"{lower:+d}" if lower == upper else f"[{lower:+d},{upper:+d}]"
 
 
 def _solve_mancala(args) -> str:
     from solver.games.mancala import api as mancala
+    from solver.games.mancala.commands import ProofProgress
     rules = mancala.Rules(args.pits, args.stones, args.capture_empty)
-    progress = _ProofProgress()
+    progress = ProofProgress()
     try:
         found = mancala.solve(rules, tables=False if args.no_tables else args.tables,
                               table_mb=args.table_mb, max_seconds=args.max_seconds,

@@ -62,3 +62,88 @@ def test_ctrl_c_prints_the_bounds_proven_so_far_and_exits_130():
     proof = json.loads(out)
     assert proof["stopped"] == "interrupted" and proof["lower"] <= proof["upper"]
     assert "Traceback" not in err
+
+
+# --- best --exact: the same proof, of one position ------------------------------------------------
+
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_best_exact_proves_the_minimax_value_and_a_move_that_keeps_it(capture_empty):
+    import random
+    from dataclasses import replace
+
+    from solver.games import mancala as reference
+    from test_alphabeta import random_position
+    rng = random.Random(11)
+    for _ in range(12):
+        m = rng.randrange(2, 5)
+        pos = replace(random_position(rng, m, rng.randrange(4, 11)), capture_empty=capture_empty)
+        rules = reference.Rules(m, 1, capture_empty)
+        found = api.best_move(pos, rules, exact=True, tables=False)
+        value = minimax(pos, capture_empty)
+        assert found.exact and found.stopped is None
+        assert found.value == found.lower == found.upper == value
+        child = reference.apply(pos, found.move)
+        kept = minimax(child, capture_empty)
+        assert (kept if child.to_move == pos.to_move else -kept) == value
+
+
+def test_best_exact_all_moves_values_every_move_for_the_side_to_move():
+    from solver.games import mancala as reference
+    pos = reference.from_text("0,3,1,2/2,0,1,3 5-4 B")
+    found = api.best_move(pos, reference.Rules(4, 1), exact=True, all_moves=True, tables=False)
+    assert sorted(found.moves) == reference.legal_actions(pos) == [5, 7, 8]
+    for move, value in found.moves.items():
+        child = reference.apply(pos, move)
+        proven = minimax(child, True)
+        assert value == (proven if child.to_move == pos.to_move else -proven)
+        assert found.move_bounds[move] == (value, value)
+    assert found.value == max(found.moves.values()) == found.moves[found.move]
+
+
+def test_best_exact_under_a_node_budget_gives_bounds_that_hold():
+    exact = api.best_move(None, api.Rules(4, 4), exact=True, all_moves=True, tables=False)
+    partial = api.best_move(None, api.Rules(4, 4), exact=True, all_moves=True, tables=False,
+                            max_nodes=20_000)
+    assert partial.stopped == "max-nodes" and partial.value is None and partial.move is None
+    assert partial.lower <= exact.value <= partial.upper
+    for move, value in exact.moves.items():
+        low, high = partial.move_bounds[move]
+        assert low <= value <= high
+
+
+def test_best_exact_json_gives_lower_upper_and_stopped():
+    out = json.loads(run("best", "mancala", "--pits", "5", "--stones", "4", "--exact",
+                         "--no-tables", "--table-mb", "16", "--max-nodes", "50000",
+                         "--json").stdout)
+    assert out["stopped"] == "max-nodes" and out["finished"] is False
+    assert out["value"] is None and out["lower"] <= out["upper"]
+
+
+def test_best_budgets_go_with_exact_only():
+    from test_cli import assert_one_line_error
+    assert_one_line_error(run("best", "mancala", "--depth", "3", "--max-nodes", "1000"))
+    assert_one_line_error(run("best", "mancala", "--mcts", "--max-seconds", "1"))
+
+
+def test_best_exact_ctrl_c_prints_the_bounds_proven_so_far_and_exits_130():
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "best", "mancala", "--stones", "5",
+                             "--exact", "--all-moves", "--no-tables", "--table-mb", "64"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = proc.stderr.readline()      # the first progress line: the proof is under way
+    assert first.startswith("value [") and " nodes " in first, first
+    proc.send_signal(signal.SIGINT)
+    out, rest = proc.communicate(timeout=120)
+    err = first + rest
+    assert proc.returncode == 130, err
+    assert "NOT FINISHED (interrupted): value for the side to move proven in [" in out
+    assert "moves: 1: [" in out
+    assert "Traceback" not in err and "solver: interrupted" in err
+
+
+def test_best_exact_max_seconds_stops_it_without_a_keyboard():
+    done = run("best", "mancala", "--stones", "5", "--exact", "--no-tables", "--table-mb", "64",
+               "--max-seconds", "3", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["stopped"] == "max-seconds" and out["lower"] <= out["upper"]
+    assert done.stderr.startswith("value [")      # it spoke after two seconds

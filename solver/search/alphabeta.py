@@ -39,7 +39,10 @@ class SearchResult:
     ``value``: side to move's view (for Mancala the final store difference, current stores
     included). ``exact``: the value is proven. ``depth``: plies of the last completed iteration
     (None when exact by a solve). ``moves``: {move: value} for every legal move, when asked.
-    ``table_levels``: endgame-table levels 1..table_levels were probed (0: none)."""
+    ``table_levels``: endgame-table levels 1..table_levels were probed (0: none).
+    A proof (``solver.games.mancala.proof``) also gives the bounds proven for the value and,
+    with ``moves``, for each move (equal once proven), and why it stopped early (``stopped``;
+    None: finished, then ``value`` is exact, else ``value`` and ``move`` are None)."""
 
     move: int | None
     value: int
@@ -54,18 +57,32 @@ class SearchResult:
     position: str = ""
     rules: object = None
     table_levels: int = 0
+    lower: int | None = None
+    upper: int | None = None
+    move_bounds: dict[int, tuple[int, int]] | None = None
+    stopped: str | None = None
 
     @property
     def nodes_per_second(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def proof(self) -> bool:
+        return self.lower is not None
 
     def to_dict(self) -> dict:
         out = dict(position=self.position, **rules_fields(self.rules), move=self.move,
                    value=self.value, exact=self.exact, depth=self.depth, pv=self.pv,
                    nodes=self.nodes, seconds=round(self.seconds, 6),
                    nodes_per_second=round(self.nodes_per_second))
+        if self.proof:
+            out.update(lower=self.lower, upper=self.upper, finished=self.stopped is None,
+                       stopped=self.stopped)
         if self.moves is not None:
             out["moves"] = [dict(move=m, value=v) for m, v in self.moves.items()]
+            if self.move_bounds is not None:
+                for entry in out["moves"]:
+                    entry["lower"], entry["upper"] = self.move_bounds[entry["move"]]
         return out
 
 
@@ -206,16 +223,22 @@ class AlphaBeta:
     def solve(self, state, all_moves=False) -> SearchResult:
         """Prove the value: a short iterative deepening for a guess and move order, then MTD(f)."""
         start, nodes_before = time.perf_counter(), self.nodes
-        guess = 0
-        for depth in range(2, 12, 2):
-            guess = self._search(state, depth, -ab.INFINITY, ab.INFINITY)
-        value, move = self.prove(state, guess)
+        value, move = self.prove(state, self.first_guess(state))
         moves = self._all_move_values(state) if all_moves else None
         pv = self.exact_pv(state, value)
         return SearchResult(move=move if move is not None else None, value=value, exact=True,
                             depth=None, pv=pv, nodes=self.nodes - nodes_before,
                             seconds=time.perf_counter() - start, moves=moves,
                             table_hits=self.table_hits)
+
+    def first_guess(self, state, max_depth: int = 10) -> int:
+        """A guess at the exact value for MTD(f) to start from: a short iterative deepening
+        (it also fills the table's move order). Thousands of nodes; starting from 0 instead
+        cost up to 1.8x the nodes on Kalah(4,5)."""
+        guess = 0
+        for depth in range(2, max_depth + 2, 2):
+            guess = self._search(state, depth, -ab.INFINITY, ab.INFINITY)
+        return guess
 
     def _all_move_values(self, state) -> dict[int, int]:
         return {move: self.move_value(state, move) for move in self.legal_moves(state)}

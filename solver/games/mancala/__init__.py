@@ -40,6 +40,10 @@ GAME = Game(
         Option("--no-tables", None, "probe no endgame tables"),
         Option("--table-mb", whole(1, 65536, "--table-mb"), "transposition table size (default "
                "64; with --exact 16 to 1024 by the stones in play)", metavar="MB"),
+        Option("--max-seconds", seconds, "with --exact: stop after about S seconds with the "
+               "bounds proven so far", metavar="S"),
+        Option("--max-nodes", count, "with --exact: stop after about N nodes with the bounds "
+               "proven so far", metavar="N"),
     ),
     position_help="'P1,...,Pm/Pm+1,...,P2m SA-SB X' (default: the start)",
     position_required=False,

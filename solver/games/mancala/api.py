@@ -4,6 +4,7 @@ this module re-exports: ``new_game``, ``apply``, ``from_text``, ...). Converts p
 names between the two."""
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -119,11 +120,17 @@ included."""
 def best_move(position: Position | str | None = None, rules: Rules | None = None, *,
               seconds: float | None = None, depth: int | None = None, exact: bool = False,
               all_moves: bool = False, table_mb: int | None = None,
-              tables=None) -> BestMove:
+              tables=None, max_seconds: float | None = None, max_nodes: int | None = None,
+              progress=None) -> BestMove:
     """Search a position (the start of ``rules`` when None): exactly, to ``depth`` plies, or for
     ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
     the end of every line reports ``exact=True``. Without ``rules``, a position is played
     with captures from empty opposite pits (the default rule).
+
+    An exact search is a proof (``proof.prove_game``: the root alone, or with ``all_moves``
+    every move as its own task): ``max_seconds``, ``max_nodes`` or Ctrl-C stop it with the
+    bounds proven so far (``stopped`` says why; ``lower``/``upper``), and ``progress(proof)``
+    sees them after every slice of work.
 
     ``tables``: endgame tables probed at the leaves: a directory, True for
     the default directory, False for none; None (the default) uses the default directory's
@@ -131,6 +138,10 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     pos, rules = playable_position(position, rules)
     if sum(1 for _ in (seconds, depth) if _ is not None) + bool(exact) > 1:
         raise InputError("choose one of a time limit, a depth or an exact solve")
+    if not exact and (max_seconds is not None or max_nodes is not None):
+        raise InputError("max_seconds and max_nodes (--max-seconds, --max-nodes) go with an "
+                         "exact solve (--exact)")
+    _check_budgets(max_seconds, max_nodes)
     if depth is not None and not 1 <= depth < 255:
         raise InputError(f"depth must be 1..254 plies, got {depth}")
     if seconds is not None and seconds <= 0:
@@ -140,19 +151,40 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     game = kernel_game() if found_tables is None else kernel_game(with_tables=True)
     engine = AlphaBeta(game, table_mb or default_table_mb(pos, exact), found_tables)
     state = to_packed(pos)
+    levels = 0 if found_tables is None else found_tables.max_swing
     if exact:
-        found = engine.solve(state, all_moves=all_moves)
-    else:
-        found = engine.iterate(state, max_depth=depth,
-                               seconds=None if depth is not None else seconds or DEFAULT_SECONDS,
-                               all_moves=all_moves)
+        return _proven_best(engine, state, pos, rules, levels, all_moves, max_seconds,
+                            max_nodes, progress)
+    found = engine.iterate(state, max_depth=depth,
+                           seconds=None if depth is not None else seconds or DEFAULT_SECONDS,
+                           all_moves=all_moves)
     side, m = pos.to_move, pos.m
     return replace(found, move=None if found.move is None else move_of(found.move, side, m),
                    pv=pv_bins(state, side, found.pv),
                    moves=None if found.moves is None else {move_of(k, side, m): v
                                                            for k, v in sorted(found.moves.items())},
                    position=reference.to_text(pos), rules=rules,
-                   table_levels=0 if found_tables is None else found_tables.max_swing)
+                   table_levels=levels)
+
+
+def _proven_best(engine, state, pos: Position, rules: Rules, levels: int, all_moves: bool,
+                 max_seconds, max_nodes, progress) -> SearchResult:
+    """``best_move(exact=True)``: the proof of the root (with ``all_moves``, of every move),
+    then, once finished, a line of optimal moves."""
+    from solver.games.mancala.proof import prove_game
+    start, nodes_before = time.perf_counter(), engine.nodes
+    proof = prove_game(engine, state, rules, max_seconds=max_seconds, max_nodes=max_nodes,
+                       progress=progress, side=pos.to_move, openings=all_moves)
+    value = proof.value
+    pv = [] if value is None else pv_bins(state, pos.to_move, engine.exact_pv(state, value))
+    openings = sorted(proof.openings, key=lambda o: o.move)
+    return SearchResult(move=proof.move, value=value, exact=value is not None, depth=None, pv=pv,
+                    nodes=engine.nodes - nodes_before, seconds=time.perf_counter() - start,
+                    moves={o.move: o.value for o in openings} if all_moves else None,
+                    table_hits=engine.table_hits, position=reference.to_text(pos),
+                    rules=rules, table_levels=levels, lower=proof.lower, upper=proof.upper,
+                    move_bounds={o.move: (o.lower, o.upper) for o in openings}
+                    if all_moves else None, stopped=proof.stopped)
 
 
 def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
@@ -169,11 +201,7 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     from solver.games.mancala.proof import prove_game
     if scheduler is not None:
         return _solve_on_cluster(rules, tables, table_mb, scheduler)
-    if max_seconds is not None:
-        check_seconds(max_seconds)
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-                                  or max_nodes < 1):
-        raise InputError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
+    _check_budgets(max_seconds, max_nodes)
     pos = reference.new_game(rules)
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False))
     mb = table_mb or default_table_mb(pos, True)
@@ -183,6 +211,14 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     proof.table_levels = 0 if found_tables is None else found_tables.max_swing
     proof.table_mb = mb
     return proof
+
+
+def _check_budgets(max_seconds, max_nodes) -> None:
+    if max_seconds is not None:
+        check_seconds(max_seconds)
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                  or max_nodes < 1):
+        raise InputError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
 
 
 def _solve_on_cluster(rules: Rules, tables, table_mb: int | None, scheduler: str):

@@ -2,6 +2,7 @@
 answers are printed. The parsers come from the options the registry record declares."""
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from time import perf_counter as _clock
 
@@ -23,17 +24,29 @@ def best(position: str | None, rules_options: dict, options: dict):
         if options[option] is not None:
             raise InputError(f"--{option} goes with --mcts")
     pos, rules = reference.playable_position(pos, rules)
-    return best_move(pos, rules, seconds=options["time"], depth=options["depth"],
-                     exact=options["exact"], all_moves=options["all_moves"],
-                     table_mb=options["table_mb"],
-                     tables=False if options["no_tables"] else options["tables"])
+    if not options["exact"]:
+        for option in ("max_seconds", "max_nodes"):
+            if options[option] is not None:
+                raise InputError(f"--{option.replace('_', '-')} goes with --exact")
+    progress = ProofProgress() if options["exact"] else None
+    try:
+        return best_move(pos, rules, seconds=options["time"], depth=options["depth"],
+                         exact=options["exact"], all_moves=options["all_moves"],
+                         table_mb=options["table_mb"],
+                         tables=False if options["no_tables"] else options["tables"],
+                         max_seconds=options["max_seconds"], max_nodes=options["max_nodes"],
+                         progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 def _mcts(pos, rules, options):
     from solver.games.mancala.mcts import mcts_best_move
-    if options["depth"] is not None or options["exact"] or options["all_moves"]:
-        raise InputError("--mcts takes --simulations and/or --time, not --depth, --exact or "
-                         "--all-moves")
+    if options["depth"] is not None or options["exact"] or options["all_moves"] or \
+            options["max_seconds"] is not None or options["max_nodes"] is not None:
+        raise InputError("--mcts takes --simulations and/or --time, not --depth, --exact, "
+                         "--all-moves, --max-seconds or --max-nodes")
     return mcts_best_move(pos, rules, simulations=options["simulations"],
                           seconds=options["time"], threads=options["threads"] or 1,
                           seed=options["seed"] or 0)
@@ -47,10 +60,17 @@ def best_text(found) -> str:
         "only from a non-empty opposite pit"
     how = "exact" if found.exact else f"depth {found.depth}"
     lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   "
-             f"(captures {capture})", "", reference.draw(pos), "",
-             f"best move: {found.move}   value: {found.value:+d} ({how})",
-             f"line: {' '.join(map(str, found.pv))}"]
-    if found.moves is not None:
+             f"(captures {capture})", "", reference.draw(pos), ""]
+    if found.proof and found.stopped is not None:
+        lines.append(f"NOT FINISHED ({found.stopped}): value for the side to move proven in "
+                     f"[{found.lower:+d}, {found.upper:+d}]")
+    else:
+        lines += [f"best move: {found.move}   value: {found.value:+d} ({how})",
+                  f"line: {' '.join(map(str, found.pv))}"]
+    if found.move_bounds is not None:
+        lines.append("moves: " + "  ".join(f"{m}: {bounds_text(*b)}"
+                                           for m, b in found.move_bounds.items()))
+    elif found.moves is not None:
         lines.append("moves: " + "  ".join(f"{m}: {v:+d}" for m, v in found.moves.items()))
     lines.append(f"nodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
                  f"time: {found.seconds:.3f} s")
@@ -58,6 +78,45 @@ def best_text(found) -> str:
         lines.append(f"endgame tables: levels 1..{found.table_levels}, "
                      f"{found.table_hits:,} positions looked up")
     return "\n".join(lines)
+
+
+class ProofProgress:
+    """A long proof's bounds on stderr once it has run a couple of seconds (``solve mancala``,
+    ``best mancala --exact``): one line redrawn in place on a terminal, else a line at most
+    every few seconds (logs)."""
+
+    QUIET_SECONDS = 2.0
+
+    def __init__(self, every: float = 5.0):
+        self.live, self.every, self.last = sys.stderr.isatty(), every, 0.0
+
+    def __call__(self, proof) -> None:
+        if proof.seconds < self.QUIET_SECONDS or (not self.live and
+                                                   proof.seconds - self.last < self.every):
+            return
+        self.last = proof.seconds
+        openings = " ".join(f"{o.name}:{bounds_text(o.lower, o.upper)}" for o in proof.openings)
+        parts = [f"value {bounds_text(proof.lower, proof.upper)}", openings,
+                 f"{proof.nodes:,} nodes {proof.nodes_per_second / 1e6:.1f} M/s",
+                 _hours_minutes_seconds(proof.seconds)]
+        text = "  ".join(part for part in parts if part)   # best --exact has no openings
+        if self.live:
+            print("\r" + text[:200] + "\x1b[K", end="", file=sys.stderr, flush=True)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.live and self.last:
+            print(file=sys.stderr)
+
+
+def bounds_text(lower: int, upper: int) -> str:
+    return f"{lower:+d}" if lower == upper else f"[{lower:+d},{upper:+d}]"
+
+
+def _hours_minutes_seconds(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
 def _mcts_text(found) -> str:
