@@ -27,14 +27,19 @@ import time
 
 from solver.games.funkel import api
 
-# The measured best settings per player count (README, "Playing strength of chance-mcts"): greedy
-# rollouts model the greedy opponents; C tuned on seed 99, reported on seed 2026.
+# The settings of the README's table (README, "Playing strength of chance-mcts"). 2 players:
+# random rollouts (fast, strong enough). 3-4 players: greedy rollouts, which model the greedy
+# opponents far better than random play; the simulation counts keep a decision well under one
+# CPU second (medians 0.2-0.4 s measured on the shared machine).
 BEST_SEARCH = {
     2: "chance-mcts:20000:random",
-    3: "chance-mcts:20000:random",
-    4: "chance-mcts:20000:random",
+    3: "chance-mcts:12000:greedy",
+    4: "chance-mcts:12000:greedy",
 }
-MC_SEARCH = "chance-mcts:4000:random"    # the mc line's budgets (calibrated: equal median time)
+# The mc line: today's default mc bot (200 rounds, random rollouts) and the chance-node search
+# at the simulation count whose median CPU time per decision matched it, measured side by side:
+# python -m benches.funkel_calibrate --bots mc:200,chance-mcts:1600,chance-mcts:2000
+MC_SEARCH = "chance-mcts:1600:random"
 MC = "mc:200"
 
 
