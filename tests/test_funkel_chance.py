@@ -5,7 +5,8 @@ import pytest
 
 from kernels import funkel_chance as chance
 from solver.games.funkel import exact, legal_actions, unseen_pool
-from solver.games.funkel.api import action_code, chance_mcts_moves, match, packed_view
+from solver.errors import InputError
+from solver.games.funkel.api import action_code, bot_named, chance_mcts_moves, match, packed_view
 
 
 def revealing_push(view):
@@ -71,6 +72,34 @@ def test_the_recommended_push_value_approaches_the_exact_value():
 def test_the_chance_mcts_bot_plays_whole_games():
     found = match(3, ["chance-mcts:300", "greedy", "random"], 3, seed=1)
     assert sum(e.games for e in found.entrants) == 9
+
+
+def test_the_bot_name_carries_rollout_and_exploration_constant():
+    found = match(4, ["chance-mcts:200:greedy:0.7", "greedy", "greedy", "greedy"], 4, seed=2)
+    assert sum(e.games for e in found.entrants) == 16
+
+
+@pytest.mark.parametrize("name", ["chance-mcts:200:greedy:0", "chance-mcts:200:greedy:-1",
+                                  "chance-mcts:200:greedy:inf", "chance-mcts:200:greedy:x",
+                                  "chance-mcts:200:greedy:1:2", "chance-mcts:200:smart"])
+def test_bad_chance_mcts_bot_names_are_input_errors(name):
+    with pytest.raises(InputError, match="chance-mcts bot"):
+        bot_named(name)
+
+
+def test_a_smaller_exploration_constant_concentrates_the_visits():
+    """UCT's C trades exploring every push against exploiting the best: with a tiny C the most
+    visited push takes a larger share of the simulations than with a large one."""
+    views = exact.late_positions(6, 3, horizon=8, seed=5)
+    shares = {}
+    for c in (0.05, 3.0):
+        total = 0.0
+        for i, view in enumerate(views):
+            found = chance_mcts_moves(view, simulations=3000, seed=i, c=c)
+            visits = [m.samples for m in found.moves]
+            total += max(visits) / sum(visits)
+        shares[c] = total / len(views)
+    assert shares[0.05] > shares[3.0]
 
 
 def test_cli_chance_mcts_reports_search_values_with_visits(tmp_path):

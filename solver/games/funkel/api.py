@@ -19,8 +19,9 @@ Bots (``bot_named``): ``random``; ``greedy`` (``kernels.funkel_playout``'s one-p
 deliver gems to yourself, none to opponents, load your carts, leave no loaded common cart for
 the next seat); ``mc[:SAMPLES[:ROLLOUT]]`` the estimator's best action with SAMPLES rounds
 (default DEFAULT_BOT_SAMPLES) and random or greedy rollouts; ``mcts[:SIMULATIONS[:DEALS]]``
-determinized MCTS (:func:`mcts_moves`); ``chance-mcts[:SIMULATIONS[:ROLLOUT]]`` MCTS over public
-views with chance nodes at the reveals (:func:`chance_mcts_moves`). Another bot joins with
+determinized MCTS (:func:`mcts_moves`); ``chance-mcts[:SIMULATIONS[:ROLLOUT[:C]]]`` MCTS over
+public views with chance nodes at the reveals (:func:`chance_mcts_moves`; C its UCT exploration
+constant). Another bot joins with
 :func:`register_bot`.
 """
 from __future__ import annotations
@@ -329,23 +330,23 @@ def chance_mcts_moves(position: str | State | PublicView, seat: int | None = Non
 
 
 def chance_mcts_bot(simulations: int = DEFAULT_BOT_CHANCE_SIMULATIONS, rollout: str = "random",
-                    seconds: float | None = None) -> matches.Bot:
+                    seconds: float | None = None, c: float | None = None) -> matches.Bot:
     """A bot that plays the chance-node MCTS's most visited push; a forced action is played
-    without searching."""
+    without searching. ``c``: the UCT exploration constant (None: the search's default)."""
     def bot(view: PublicView, seat: int, rng: random.Random) -> Action:
         actions = reference.legal_actions(view)
         if len(actions) == 1:
             return actions[0]
         return chance_mcts_moves(view, simulations=None if seconds else simulations,
                                  seconds=seconds, rollout=rollout,
-                                 seed=rng.getrandbits(31)).best
+                                 seed=rng.getrandbits(31), c=c).best
     return bot
 
 
 def _chance_mcts_from(args: list[str]) -> matches.Bot:
-    if len(args) > 2 or (args and not args[0].isdigit()):
-        raise InputError(f"chance-mcts bot: expected chance-mcts[:SIMULATIONS[:ROLLOUT]], got "
-                         f"chance-mcts:{':'.join(args)}")
+    if len(args) > 3 or (args and not args[0].isdigit()):
+        raise InputError(f"chance-mcts bot: expected chance-mcts[:SIMULATIONS[:ROLLOUT[:C]]], "
+                         f"got chance-mcts:{':'.join(args)}")
     rollout = args[1] if len(args) > 1 else "random"
     if rollout not in ROLLOUTS:
         raise InputError(f"chance-mcts bot: unknown rollout {rollout!r}: choose "
@@ -353,7 +354,19 @@ def _chance_mcts_from(args: list[str]) -> matches.Bot:
     simulations = int(args[0]) if args else DEFAULT_BOT_CHANCE_SIMULATIONS
     if simulations < 1:
         raise InputError("chance-mcts bot: simulations must be at least 1")
-    return chance_mcts_bot(simulations, rollout)
+    return chance_mcts_bot(simulations, rollout, c=_exploration(args[2]) if len(args) > 2
+                           else None)
+
+
+def _exploration(text: str) -> float:
+    """The C of a ``chance-mcts`` bot name: a positive number."""
+    try:
+        c = float(text)
+    except ValueError:
+        c = -1.0
+    if not c > 0 or c == float("inf"):
+        raise InputError(f"chance-mcts bot: C must be a positive number, got {text!r}")
+    return c
 
 
 # --- exact values (small positions) ---------------------------------------------------------------
