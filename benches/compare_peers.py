@@ -159,6 +159,12 @@ def our_solve(tables: Path | None, args) -> tuple[Run, dict]:
 
 # --- reporting -----------------------------------------------------------------------------------
 
+def _pair(name: str, repeat: int, his: Run, ours: Run) -> None:
+    """One interleaved pair, as soon as it is measured (a long run stopped early keeps them)."""
+    print(f"  {name} #{repeat + 1}: his {his.wall:.2f} s (cpu {his.cpu:.2f}), ours "
+          f"{ours.wall:.2f} s (cpu {ours.cpu:.2f}), load {os.getloadavg()[0]:.1f}", flush=True)
+
+
 def summary(name: str, his: list[Run], ours: list[Run], extra: str = "") -> dict:
     ratio = statistics.median(o.wall / h.wall for o, h in zip(ours, his))
     cpu_ratio = statistics.median(o.cpu / h.cpu for o, h in zip(ours, his) if h.cpu > 0)
@@ -188,11 +194,12 @@ def compare_irving(args, directory: Path, work: Path) -> list[dict]:
     if "build" in args.tasks:
         for stones in args.build_stones:
             his, ours = [], []
-            for _ in range(args.repeats):
+            for repeat in range(args.repeats):
                 run, database = his_build(generator, stones, work)
                 his.append(run)
                 run, tables = our_build(stones, work)
                 ours.append(run)
+                _pair(f"build <= {stones} stones", repeat, his[-1], ours[-1])
             built[stones] = (database, tables)
             positions = covered_positions(stones, args.pits)
             rates = (positions / statistics.median(r.wall for r in his),
@@ -230,12 +237,13 @@ def _tables_for_search(generator: Path, stones: int, work: Path) -> tuple[Path, 
 
 def _solves(name: str, args, his_side, our_side) -> dict:
     his, ours, answers = [], [], []
-    for _ in range(args.repeats):
+    for repeat in range(args.repeats):
         run, his_answer = his_side()
         his.append(run)
         run, our_answer = our_side()
         ours.append(run)
         answers.append((his_answer, our_answer))
+        _pair(name, repeat, his[-1], ours[-1])
     his_answer, our_answer = answers[-1]
     agree = all(h["value"] == o["value"] for h, o in answers)
     line = summary(f"Kalah({args.pits},{args.stones}) {name}", his, ours,
