@@ -1,48 +1,86 @@
-"""Exact Kalah solves against external peer solvers, side by side in one run. Run:
+"""Endgame-table builds and exact Kalah solves against external peer programs, side by side in
+one run. Run:
 
-    python benches/compare_peers.py --peer irving='/path/to/kalah_solver 6 4' \\
-        --peer plain-c='/path/to/ab 6 4' [--rules capture_empty|no-capture-empty]
-        [--pits 6 --stones 4] [--table-mb 1024] [--repeats 3]
+    python benches/compare_peers.py --irving DIR [--tasks build,solve-tables,solve]
+        [--build-stones 16 20] [--stones 4] [--table-mb 1024] [--repeats 3] [--work DIR]
+    python benches/compare_peers.py --peer plain-c='/path/to/ab 6 4' [--rules ...]
 
-Each ``--peer NAME=COMMAND`` is a shell command that solves the same position (Kalah(pits,
-stones) from the start, the rule given by ``--rules``) and exits; how to obtain and build each
-peer from public sources, and the command line each takes, is in ``benches/README.md``. Peers
-whose program is not installed are skipped with a note. Every repeat times each peer's whole
-process (start-up included) and then our solve in a fresh process (``benches/solve_kalah.py``,
-start-up included), so that load from other users hits both alike; the medians and the median
-of the per-repeat ratios (ours / peer time: below 1 means we are faster) are printed.
+``--irving DIR``: the folder holding the two programs of Geoffrey Irving's Kalah solver, built
+serially as ``benches/README.md`` describes: ``kalah-s`` (the searcher) and ``generator`` (the
+endgame database builder). Every task runs each side as a whole process from the command line,
+start-up, loading and writing included, and interleaves the two sides in every repeat (his,
+ours, his, ours, ...) so that load from other users hits both alike. Printed per task: the
+median wall seconds of each side, the median of the per-repeat ratios (ours / his: below 1
+means we are faster), the median CPU seconds (user + system, all threads) of each, and what
+each side reports (node counts, positions).
 
-OpenSpiel is compared by ``benches/compare_openspiel.py`` (it needs no binary: the open-spiel
-wheel carries the C++ engine as ``pyspiel``); this script runs it too when pyspiel imports and
-``--openspiel`` is given.
+Tasks:
+
+- ``build``: every endgame table up to ``N`` stones (each of ``--build-stones``), from an
+  empty folder. His: ``generator FILE`` fed ``4`` (bits per entry), ``c N``, ``q``. Ours:
+  ``solver tables build mancala --max-stones N``. Positions are counted the same way for both:
+  the positions his database covers, those of 2..N stones in the pits with stones on both
+  sides (ours also stores the one-sided, game-over ones; they are not counted).
+- ``solve-tables``: Kalah(6, ``--stones``) exact from the start with the tables of the
+  largest ``--build-stones`` (built first if this run has not). His: ``kalah-s -t B -e N -E
+  FILE s 4`` (a transposition table of 2^B 16-byte entries, B chosen so that it takes
+  ``--table-mb``); ours: ``solver best mancala --exact --tables DIR --table-mb MB``. Both give
+  the value and a best first move, which must agree.
+- ``solve``: the same without endgame tables (his ``-e 0`` on an empty database, ours
+  ``--no-tables``). His program has only the capture rule where a last stone in an own empty
+  pit captures even when the opposite pit is empty (ours ``capture_empty``).
+
+``--peer NAME=COMMAND`` (repeatable) times any other solver's command line against ours
+(``benches/solve_kalah.py``, start-up included) on the rule ``--rules``. Programs that are not
+there are skipped with a note.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import os
+import re
+import resource
 import shlex
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+TASKS = ("build", "solve-tables", "solve")
+HIS_ENTRY_BYTES = 16      # sizeof(datum) of his transposition table on a 64-bit machine
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--irving", metavar="DIR",
+                        help="folder with Irving's kalah-s and generator (benches/README.md)")
+    parser.add_argument("--tasks", default=",".join(TASKS),
+                        help=f"comma-separated, of {', '.join(TASKS)} (default all)")
+    parser.add_argument("--build-stones", type=int, nargs="+", default=[16, 20])
     parser.add_argument("--peer", action="append", default=[], metavar="NAME=COMMAND",
-                        help="a peer solver's command line (repeatable)")
+                        help="another peer solver's command line (repeatable)")
     parser.add_argument("--pits", type=int, default=6)
     parser.add_argument("--stones", type=int, default=4)
     parser.add_argument("--rules", choices=("capture_empty", "no-capture-empty"),
-                        default="capture_empty")
+                        default="capture_empty", help="with --peer")
     parser.add_argument("--table-mb", type=int, default=1024)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--work", help="scratch folder for the tables (default: a temporary one)")
+    parser.add_argument("--json", help="also write every measurement to this file")
     parser.add_argument("--openspiel", action="store_true",
                         help="also run benches/compare_openspiel.py")
     args = parser.parse_args(argv)
+    args.tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    for task in args.tasks:
+        if task not in TASKS:
+            parser.error(f"--tasks: unknown task {task!r}")
     peers = {}
     for text in args.peer:
         name, sep, command = text.partition("=")
@@ -52,41 +90,198 @@ def parse_args(argv):
     return args, peers
 
 
-def wall_time(command: list[str]) -> float:
-    """Seconds the whole process took; a failing peer stops the comparison."""
-    start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{shlex.join(command)} failed ({done.returncode}): "
-                         f"{done.stderr.strip()[-300:]}")
-    return seconds
+# --- running one side ----------------------------------------------------------------------------
+
+class Run:
+    """One whole process: wall and CPU seconds (user + system of it and its threads)."""
+
+    def __init__(self, command, stdin=None, cwd=None):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=cwd)
+        self.wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        self.stdout = done.stdout
+        if done.returncode != 0:
+            raise SystemExit(f"{shlex.join(map(str, command))} failed ({done.returncode}): "
+                             f"{(done.stderr or done.stdout).strip()[-300:]}")
 
 
-def our_command(args) -> list[str]:
-    return [sys.executable, str(HERE / "solve_kalah.py"), "--pits", str(args.pits), "--stones",
+def our_cli(*arguments) -> list[str]:
+    return [sys.executable, "-m", "solver", *map(str, arguments)]
+
+
+def covered_positions(max_stones: int, pits: int = 6) -> int:
+    """Positions of 2..max_stones stones in the pits with stones on both sides: what Irving's
+    database holds an entry for (the way both builds' positions are counted here)."""
+    half = [math.comb(t + pits - 1, pits - 1) for t in range(max_stones + 1)]
+    return sum(half[k] * half[t - k] for t in range(2, max_stones + 1) for k in range(1, t))
+
+
+def his_build(generator: Path, stones: int, work: Path) -> tuple[Run, Path]:
+    database = work / f"irving-{stones}.dat"
+    database.unlink(missing_ok=True)
+    run = Run([str(generator), str(database)], stdin=f"4\nc {stones}\nq\n", cwd=work)
+    return run, database
+
+
+def our_build(stones: int, work: Path) -> tuple[Run, Path]:
+    directory = work / f"ours-{stones}"
+    shutil.rmtree(directory, ignore_errors=True)
+    run = Run(our_cli("tables", "build", "mancala", "--max-stones", stones, "--dir", directory,
+                      "--json"), cwd=ROOT)
+    return run, directory
+
+
+def his_hash_bits(table_mb: int) -> int:
+    return max(10, int(math.log2(table_mb * 2**20 / HIS_ENTRY_BYTES)))
+
+
+def his_solve(solver: Path, database: Path, table_stones: int, args) -> tuple[Run, dict]:
+    run = Run([str(solver), "-t", str(his_hash_bits(args.table_mb)), "-e", str(table_stones),
+               "-E", str(database), "s", str(args.stones)])
+    found = re.search(r"Move: s \d+, m (\d+)\S*, r (-?\d+)", run.stdout)
+    nodes = re.search(r"Nodes searched:\s+(\d+)", run.stdout)
+    if not found or not nodes:
+        raise SystemExit(f"cannot read kalah-s's answer: {run.stdout.strip()[-300:]}")
+    return run, dict(move=int(found.group(1)[0]) + 1, value=int(found.group(2)),
+                     nodes=int(nodes.group(1)))
+
+
+def our_solve(tables: Path | None, args) -> tuple[Run, dict]:
+    where = ["--no-tables"] if tables is None else ["--tables", tables]
+    run = Run(our_cli("best", "mancala", "--pits", args.pits, "--stones", args.stones, "--exact",
+                      *where, "--table-mb", args.table_mb, "--json"), cwd=ROOT)
+    answer = json.loads(run.stdout)
+    return run, dict(move=answer["move"], value=answer["value"], nodes=answer["nodes"])
+
+
+# --- reporting -----------------------------------------------------------------------------------
+
+def _pair(name: str, repeat: int, his: Run, ours: Run) -> None:
+    """One interleaved pair, as soon as it is measured (a long run stopped early keeps them)."""
+    print(f"  {name} #{repeat + 1}: his {his.wall:.2f} s (cpu {his.cpu:.2f}), ours "
+          f"{ours.wall:.2f} s (cpu {ours.cpu:.2f}), load {os.getloadavg()[0]:.1f}", flush=True)
+
+
+def summary(name: str, his: list[Run], ours: list[Run], extra: str = "") -> dict:
+    ratio = statistics.median(o.wall / h.wall for o, h in zip(ours, his))
+    cpu_ratio = statistics.median(o.cpu / h.cpu for o, h in zip(ours, his) if h.cpu > 0)
+    line = dict(task=name, his_wall=[h.wall for h in his], our_wall=[o.wall for o in ours],
+                his_cpu=[h.cpu for h in his], our_cpu=[o.cpu for o in ours],
+                ratio=ratio, cpu_ratio=cpu_ratio)
+    print(f"{name:<22} his {statistics.median(line['his_wall']):7.2f} s  ours "
+          f"{statistics.median(line['our_wall']):7.2f} s  ratio ours/his {ratio:5.2f}   "
+          f"cpu his {statistics.median(line['his_cpu']):7.2f} s ours "
+          f"{statistics.median(line['our_cpu']):7.2f} s ratio {cpu_ratio:5.2f}{extra}",
+          flush=True)
+    return line
+
+
+def compare_irving(args, directory: Path, work: Path) -> list[dict]:
+    solver, generator = directory / "kalah-s", directory / "generator"
+    missing = [p for p in (solver, generator) if not os.access(p, os.X_OK)]
+    if missing:
+        print(f"irving: {', '.join(map(str, missing))} not built, skipped (benches/README.md)")
+        return []
+    print(f"Irving's solver in {directory}; ours from {ROOT}; {args.repeats} interleaved "
+          f"repeats; machine load {os.getloadavg()[0]:.1f}", flush=True)
+    lines, built = [], {}
+    if "solve-tables" in args.tasks and "build" not in args.tasks:
+        stones = max(args.build_stones)
+        built[stones] = _tables_for_search(generator, stones, work)
+    if "build" in args.tasks:
+        for stones in args.build_stones:
+            his, ours = [], []
+            for repeat in range(args.repeats):
+                run, database = his_build(generator, stones, work)
+                his.append(run)
+                run, tables = our_build(stones, work)
+                ours.append(run)
+                _pair(f"build <= {stones} stones", repeat, his[-1], ours[-1])
+            built[stones] = (database, tables)
+            positions = covered_positions(stones, args.pits)
+            rates = (positions / statistics.median(r.wall for r in his),
+                     positions / statistics.median(r.wall for r in ours))
+            lines.append(summary(f"build <= {stones} stones", his, ours,
+                                 f"   {positions:,} positions: his {rates[0] / 1e6:.2f} M/s, "
+                                 f"ours {rates[1] / 1e6:.2f} M/s (ours/his {rates[1] / rates[0]:.2f})"))
+    if "solve-tables" in args.tasks:
+        stones = max(args.build_stones)
+        database, tables = built[stones]
+        lines.append(_solves(f"solve <= {stones} tables", args,
+                             lambda: his_solve(solver, database, stones, args),
+                             lambda: our_solve(tables, args)))
+    if "solve" in args.tasks:
+        empty = work / "irving-empty.dat"
+        empty.unlink(missing_ok=True)
+        Run([str(generator), str(empty)], stdin="4\nq\n", cwd=work)
+        lines.append(_solves("solve, no tables", args,
+                             lambda: his_solve(solver, empty, 0, args),
+                             lambda: our_solve(None, args)))
+    return lines
+
+
+def _tables_for_search(generator: Path, stones: int, work: Path) -> tuple[Path, Path]:
+    """Both sides' tables up to ``stones`` for the solve task without timing their builds:
+    those a build task left in ``work`` (``--work``) if complete, else built once now."""
+    database, tables = work / f"irving-{stones}.dat", work / f"ours-{stones}"
+    header = database.read_bytes()[:12] if database.exists() else b""
+    if not header.startswith(b"eg") or int(header[2:7].split(b"\0")[0] or 0) != stones:
+        database = his_build(generator, stones, work)[1]
+    if not (tables / f"mancala6-capture-empty-level-{stones:02d}.tbl").exists():
+        tables = our_build(stones, work)[1]
+    return database, tables
+
+
+def _solves(name: str, args, his_side, our_side) -> dict:
+    his, ours, answers = [], [], []
+    for repeat in range(args.repeats):
+        run, his_answer = his_side()
+        his.append(run)
+        run, our_answer = our_side()
+        ours.append(run)
+        answers.append((his_answer, our_answer))
+        _pair(name, repeat, his[-1], ours[-1])
+    his_answer, our_answer = answers[-1]
+    agree = all(h["value"] == o["value"] for h, o in answers)
+    line = summary(f"Kalah({args.pits},{args.stones}) {name}", his, ours,
+                   f"   value his {his_answer['value']:+d} ours {our_answer['value']:+d}"
+                   f"{'' if agree else ' DISAGREE'}, move his {his_answer['move']} ours "
+                   f"{our_answer['move']}, nodes his {his_answer['nodes']:,} ours "
+                   f"{our_answer['nodes']:,}")
+    line.update(his_answer=his_answer, our_answer=our_answer, agree=agree)
+    if not agree:
+        raise SystemExit("the two solvers disagree on the value")
+    return line
+
+
+def compare_commands(args, peers) -> list[dict]:
+    ours = [sys.executable, str(HERE / "solve_kalah.py"), "--pits", str(args.pits), "--stones",
             str(args.stones), "--table-mb", str(args.table_mb), "--rules", args.rules]
+    lines = []
+    for name, command in peers.items():
+        if shutil.which(command[0]) is None:
+            print(f"{name}: {command[0]} is not installed, skipped (see benches/README.md)")
+            continue
+        theirs, mine = [], []
+        for _ in range(args.repeats):
+            theirs.append(Run(command))
+            mine.append(Run(ours, cwd=ROOT))
+        lines.append(summary(f"{name} {args.rules}", theirs, mine))
+    return lines
 
 
 def main(argv=None) -> int:
     args, peers = parse_args(argv)
-    installed = {}
-    for name, command in peers.items():
-        if shutil.which(command[0]) is None:
-            print(f"{name}: {command[0]} is not installed, skipped (see benches/README.md)")
-        else:
-            installed[name] = command
-    ours = our_command(args)
-    print(f"Kalah({args.pits},{args.stones}) {args.rules}, {args.repeats} interleaved repeats; "
-          f"ours: {shlex.join(ours)}")
-    for name, command in installed.items():
-        theirs, mine = [], []
-        for _ in range(args.repeats):
-            theirs.append(wall_time(command))
-            mine.append(wall_time(ours))
-        ratio = statistics.median(m / t for m, t in zip(mine, theirs))
-        print(f"{name:<12} peer {statistics.median(theirs):8.2f} s   ours "
-              f"{statistics.median(mine):8.2f} s   ratio ours/peer {ratio:6.2f}", flush=True)
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="compare-peers-") as scratch:
+        work = Path(args.work) if args.work else Path(scratch)
+        work.mkdir(parents=True, exist_ok=True)
+        if args.irving:
+            lines += compare_irving(args, Path(args.irving), work)
+        lines += compare_commands(args, peers)
     if args.openspiel:
         try:
             import pyspiel  # noqa: F401
@@ -95,6 +290,8 @@ def main(argv=None) -> int:
         else:
             subprocess.run([sys.executable, str(HERE / "compare_openspiel.py"), "--repeats",
                             str(args.repeats)], check=False)
+    if args.json:
+        Path(args.json).write_text(json.dumps(lines, indent=1))
     return 0
 
 

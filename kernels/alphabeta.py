@@ -60,12 +60,16 @@ HISTORY_LIMIT = 1 << 22
 # Positions whose value can change by at most this much have tiny subtrees: searching them
 # again is cheaper than a table probe that misses the cache.
 TT_MIN_SWING = 4
+# Enhanced transposition cutoffs are tried only where the swing exceeds stats[ETC_SWING], by
+# default this: below it a child's subtree is too small for the extra probes, which wait on
+# memory, to pay (node counts and CPU time in benches/README.md).
+ETC_MIN_SWING = 20
 
 # stats[] slots
 (NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS,
- TABLE_HITS, PROBE_MAX) = range(10)
+ TABLE_HITS, PROBE_MAX, ETC_CUTOFFS, ETC_SWING) = range(12)
 # stats[OPTIONS] bits: switch parts off, to test that they change speed and not values
-NO_TABLE, NO_ORDERING = 1, 2
+NO_TABLE, NO_ORDERING, NO_ETC = 1, 2, 4
 STATS_SIZE = 16
 NO_ENTRY = -32768           # probe(): the tables do not hold this position
 
@@ -190,7 +194,9 @@ WORK_SHAPE = (MAX_PLY + 1, EXPANSION_WIDTH + MAX_MOVES)
 
 def new_workspace():
     """Fresh scratch for :func:`search`; ``stats(work)`` and ``history(work)`` are views."""
-    return np.zeros(WORK_SHAPE, np.int64)
+    work = np.zeros(WORK_SHAPE, np.int64)
+    stats_of(work)[ETC_SWING] = ETC_MIN_SWING
+    return work
 
 
 def stats_of(work):
@@ -231,6 +237,42 @@ def _reward_history(work, move, bonus):
     if history[HISTORY + move] >= HISTORY_LIMIT:
         for m in range(MAX_MOVES):
             history[HISTORY + m] >>= 1
+
+
+@kernel(types.UniTuple(types.int64, 2)(types.int64[::1], types.int64, types.int64, types.int64,
+                                       fn(GAME["bounds"]), types.uint64, types.uint64,
+                                       types.uint64[:, ::1]))
+def _etc_cutoff(row, count, depth, beta, bounds, mask0, mask1, tt):
+    """(value, heuristic) from the first child of an expanded ply whose stored bound proves
+    the parent's value >= ``beta`` (an extra-turn child's lower bound, a turned-round child's
+    upper bound negated), from a search at least as deep as the child's; (-INFINITY, 0) if no
+    child's entry does. ``heuristic``: 1 when that entry's bounds rest on a guess."""
+    child_depth = depth if depth == EXACT else depth - 1
+    for i in range(count):
+        bucket = row[BUCKET + i]
+        if bucket < 0:  # a finished game, or no table
+            continue
+        child = (np.uint64(row[CHILD0 + i]), np.uint64(row[CHILD1 + i]))
+        slot = tt_find(tt, bucket, child[0] & mask0, child[1] & mask1)
+        if slot < 0:
+            continue
+        data = tt[slot, 2]
+        if np.int64((data >> np.uint64(32)) & _U8) < child_depth:
+            continue
+        fixed, _ = bounds(child)
+        if row[INFO + i] & EXTRA_TURN:
+            field = np.int64(data & _U16)
+            if field == _NO_LOWER:
+                continue
+            value = field - _BIAS + fixed
+        else:
+            field = np.int64((data >> np.uint64(16)) & _U16)
+            if field == _NO_UPPER:
+                continue
+            value = -(field - _BIAS + fixed)
+        if value >= beta:
+            return value, np.int64(1) if data & _HEURISTIC else np.int64(0)
+    return np.int64(-INFINITY), np.int64(0)
 
 
 @kernel(GAME["probe"])
@@ -331,6 +373,16 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
                                      np.uint64(row[CHILD1 + i]) & mask1, tt)
             prefetch_row(tt, child_bucket)
             row[BUCKET + i] = child_bucket
+    # Step 3b. Enhanced transposition cutoff: a child whose stored bound already refutes this
+    # window (value >= beta) settles the node without searching anything. Done after every
+    # child's bucket was prefetched, so the loads overlap, and only where the subtree is worth
+    # it (spread > stats ETC_SWING) and not at the root (the root must name its move).
+    if use_tt and ply > 0 and spread > stats[ETC_SWING] and not stats[OPTIONS] & NO_ETC:
+        refuted, guessed = _etc_cutoff(row, count, depth, beta, bounds, mask0, mask1, tt)
+        if refuted > -INFINITY:
+            stats[ETC_CUTOFFS] += 1
+            stats[HEURISTIC_LEAVES] += guessed  # a guess in, a guess out
+            return refuted
     if not stats[OPTIONS] & NO_ORDERING:
         _sort_moves(row, count)
 

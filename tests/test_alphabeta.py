@@ -60,10 +60,11 @@ def engine(options=0, table_mb=4):
     return searcher
 
 
-ALL_SETTINGS = [0, ab.NO_TABLE, ab.NO_ORDERING, ab.NO_TABLE | ab.NO_ORDERING]
+ALL_SETTINGS = [0, ab.NO_TABLE, ab.NO_ORDERING, ab.NO_TABLE | ab.NO_ORDERING, ab.NO_ETC]
 
 
-@pytest.mark.parametrize("options", ALL_SETTINGS, ids=["tt+order", "no-tt", "no-order", "bare"])
+@pytest.mark.parametrize("options", ALL_SETTINGS,
+                         ids=["tt+order", "no-tt", "no-order", "bare", "no-etc"])
 @pytest.mark.parametrize("capture_empty", [True, False])
 def test_exact_value_equals_minimax_on_random_positions(rng, options, capture_empty):
     searcher = engine(options)
@@ -77,7 +78,39 @@ def test_exact_value_equals_minimax_on_random_positions(rng, options, capture_em
             assert searcher.move_value(state, found.move) == found.value
 
 
-@pytest.mark.parametrize("options", ALL_SETTINGS[1:], ids=["no-tt", "no-order", "bare"])
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_enhanced_transposition_cutoffs_keep_the_exact_value(rng, capture_empty):
+    """With cutoffs from the children's table entries tried at every node (swing threshold 0),
+    every value is still the brute-force one, and such cutoffs do happen."""
+    searcher, cutoffs = engine(), 0
+    for _ in range(60):
+        pos = random_position(rng, rng.randrange(2, 7), rng.randrange(4, 12))
+        state = glue.to_packed(replace(pos, capture_empty=capture_empty))
+        searcher.stats[ab.ETC_SWING] = 0
+        found = searcher.solve(state)
+        assert found.exact
+        assert found.value == minimax(pos, capture_empty), reference.to_text(pos)
+        if found.move is not None:
+            assert searcher.move_value(state, found.move) == found.value
+        cutoffs += int(searcher.stats[ab.ETC_CUTOFFS])
+    assert cutoffs > 0
+
+
+def test_a_limited_search_with_enhanced_cutoffs_reports_exact_only_when_it_is(rng):
+    """Cutoffs from a child's guessed bound count as guesses: a depth-limited search on a
+    reused table never turns them into an exact answer."""
+    for pits, stones in ((4, 3), (5, 3)):
+        state = glue.to_packed(reference.new_game(reference.Rules(pits, stones)))
+        searcher = engine()
+        searcher.stats[ab.ETC_SWING] = 0
+        first = searcher.iterate(state, max_depth=4)
+        again = searcher.iterate(state, max_depth=4)
+        assert not first.exact and not again.exact and again.depth == 4
+        proved = searcher.iterate(state, max_depth=200)
+        assert proved.exact and proved.value == engine(ab.NO_ETC).solve(state).value
+
+
+@pytest.mark.parametrize("options", ALL_SETTINGS[1:4], ids=["no-tt", "no-order", "bare"])
 def test_depth_limited_value_equals_depth_limited_minimax(rng, options):
     searcher = engine(options)
     for _ in range(40):
