@@ -14,7 +14,7 @@ For Python (tests, drivers) there is :class:`TunhellEngine`, which speaks plain 
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-RULES_VERSION = 1   # the reference's rules_version this engine implements
+RULES_VERSION = 2   # the reference's rules_version this engine implements
 STATE_BYTES = sizeof(GameState)     # what a clone copies
 
 
@@ -467,6 +467,10 @@ cdef int legal_actions(const GameState* s, action_t* out) noexcept nogil:
         return heart_actions(s, out)
     if s.phase == PHASE_BACK_DOOR:
         return door_actions(s, out)
+    if s.phase == PHASE_DIG_ON:
+        out[0] = MOVE_DIG_ON
+        out[1] = MOVE_STOP
+        return 2
     return 0
 
 
@@ -595,6 +599,11 @@ cdef void apply_action(GameState* s, action_t action) noexcept nogil:
         carry_heart(s, action_card(action))
     elif move == MOVE_DOOR:
         place_door(s, action_mine(action))
+    elif move == MOVE_DIG_ON:
+        s.phase = PHASE_TURN
+        dig(s, True)
+    elif move == MOVE_STOP:
+        end_turn(s)
 
 
 cdef void discard_digger(GameState* s) noexcept nogil:
@@ -705,13 +714,19 @@ cdef void start_dig(GameState* s, int seat, int card, int mine, action_t action)
     s.digger = card
     s.dig_mine = mine
     s.dig_left = dig_capacity(card, s.boosts[1], s.boosts[2])
-    dig(s)
+    dig(s, True)
 
 
-cdef void dig(GameState* s) noexcept nogil:
-    """Draw card by card and resolve each, until a decision is awaited or the turn or game ends."""
+cdef void dig(GameState* s, bint drawing) noexcept nogil:
+    """Draw card by card and resolve each, until a decision is awaited or the turn or game ends.
+    ``drawing``: draw the next card without asking (the first card, or "dig on"); otherwise,
+    under dig_may_stop, a card was just resolved and the player decides (phase DIG_ON)."""
     cdef int card
     while s.digger != NO_CARD and s.dig_left > 0 and s.mines[s.dig_mine].size > 0:
+        if s.dig_may_stop and not drawing:
+            s.phase = PHASE_DIG_ON
+            return
+        drawing = False
         card = draw(s, s.dig_mine)
         s.dig_left -= 1
         if not resolve(s, card):
@@ -800,7 +815,7 @@ cdef void fight(GameState* s, action_t action) noexcept nogil:
         discard_digger(s)
     gain_loot(s, p, enemy)
     if card_done(s):
-        dig(s)
+        dig(s, False)
 
 
 cdef void carry_heart(GameState* s, int digger) noexcept nogil:
@@ -811,7 +826,7 @@ cdef void carry_heart(GameState* s, int digger) noexcept nogil:
     discard(s, digger)
     gain_loot(s, p, heart)
     if card_done(s):
-        dig(s)
+        dig(s, False)
 
 
 cdef void place_door(GameState* s, int mine) noexcept nogil:
@@ -820,7 +835,7 @@ cdef void place_door(GameState* s, int mine) noexcept nogil:
     s.door_owner = s.to_move
     s.door_mine = mine
     s.dig_mine = mine           # the dig goes on at the new mine, without an access test
-    dig(s)
+    dig(s, False)
 
 
 cdef void find(GameState* s, int card) noexcept nogil:
@@ -928,7 +943,7 @@ def encode_action(int move, int card=NO_CARD, int mine=NO_MINE, cards=(), bint u
     """The action code of the reference's ``Action(move, card, mine, cards, use_digger)`` (plain
     ints: ``move`` is the reference's Move value). Raises ValueError for fields the move does not
     take or cannot hold."""
-    if not MOVE_PASS <= move <= MOVE_DOOR:
+    if not MOVE_PASS <= move <= MOVE_STOP:
         raise ValueError(f"unknown move {move}")
     if (card != NO_CARD) != (move in _CARD_MOVES) or not NO_CARD <= card < KINDS:
         raise ValueError(f"move {move} with card {card}")
@@ -988,7 +1003,7 @@ _SEAT_LIST_FIELDS = ("hands", "hand_seen", "loot")
 _SCALAR_FIELDS = ("shuffles", "door_owner", "door_mine", "employee", "exterminator", "to_move",
                   "phase", "pending", "dig_mine", "digger", "dig_left", "passes", "turn",
                   "chance")
-FIELDS = (("players", "intro", "mines", "pile", "hand_never", "warriors", "seen", "boosts")
+FIELDS = (("players", "intro", "dig_may_stop", "mines", "pile", "hand_never", "warriors", "seen", "boosts")
           + _LIST_FIELDS + _SEAT_LIST_FIELDS + _SCALAR_FIELDS)
 
 
@@ -1012,15 +1027,18 @@ cdef class TunhellEngine:
     """One game on the C struct, for Python callers (tests, drivers). Actions are ints (codes,
     see ``kernels/tunhell.pxd``); :func:`encode_action` / :func:`decode_action` translate.
 
-    ``TunhellEngine(players, intro, seed)`` sets up a game as the reference's ``new_game``;
-    :meth:`from_fields` / :meth:`fields` exchange a whole state as a dict keyed by the
-    reference State's field names (its ``rules`` as ``players`` and ``intro``). Cython callers
-    reach the struct as ``engine.state`` (declared in the .pxd)."""
+    ``TunhellEngine(players, intro, seed, dig_may_stop)`` sets up a game as the reference's
+    ``new_game``; :meth:`from_fields` / :meth:`fields` exchange a whole state as a dict keyed by
+    the reference State's field names (its ``rules`` as ``players``, ``intro`` and
+    ``dig_may_stop``). Cython callers reach the struct as ``engine.state`` (declared in the
+    .pxd)."""
 
-    def __init__(self, int players=2, bint intro=False, uint64_t seed=0):
+    def __init__(self, int players=2, bint intro=False, uint64_t seed=0,
+                 bint dig_may_stop=False):
         if not 2 <= players <= MAX_PLAYERS:
             raise ValueError(f"Tunhell is for 2 to 4 players, got {players}")
         new_game(&self.state, players, intro, seed)
+        self.state.dig_may_stop = dig_may_stop
 
     # -- conversions --
 
@@ -1039,6 +1057,7 @@ cdef class TunhellEngine:
         if not isinstance(chance, int) or not 0 <= chance < 2 ** 64:
             raise ValueError(f"chance: {chance!r} is not a 64-bit word")
         reset_state(s, players, fields["intro"], chance)
+        s.dig_may_stop = bool(fields["dig_may_stop"])
         _fill_table(s, fields)
         _fill_seats(s, fields)
         _fill_scalars(s, fields)
@@ -1052,7 +1071,7 @@ cdef class TunhellEngine:
         cdef int p, m, i
         n = s.players
         return {
-            "players": s.players, "intro": bool(s.intro),
+            "players": s.players, "intro": bool(s.intro), "dig_may_stop": bool(s.dig_may_stop),
             "mines": [[s.mines[m].cards[i] for i in range(s.mines[m].size)]
                       for m in range(MINES)],
             "box": set_list(&s.box), "pile": [s.pile.cards[i] for i in range(s.pile.size)],
@@ -1229,7 +1248,7 @@ cdef void _check_control(const GameState* s) except *:
     bounds."""
     seats, mines = range(s.players), range(MINES)
     for name, value, allowed in (
-            ("to_move", s.to_move, seats), ("phase", s.phase, range(PHASE_OVER + 1)),
+            ("to_move", s.to_move, seats), ("phase", s.phase, range(PHASE_DIG_ON + 1)),
             ("door_owner", s.door_owner, range(NOBODY, s.players)),
             ("door_mine", s.door_mine, range(NO_MINE, MINES)),
             ("employee", s.employee, range(NOBODY, s.players)),
@@ -1241,10 +1260,13 @@ cdef void _check_control(const GameState* s) except *:
             ("shuffles", s.shuffles, range(2 ** 31)), ("turn", s.turn, range(2 ** 31))):
         if value not in allowed:
             raise ValueError(f"{name}: {value} out of range")
-    digging = s.phase in (PHASE_FIGHT, PHASE_GOLDEN_HEART, PHASE_BACK_DOOR)
+    digging = s.phase in (PHASE_FIGHT, PHASE_GOLDEN_HEART, PHASE_BACK_DOOR, PHASE_DIG_ON)
     if digging or s.digger != NO_CARD:
         if not (s.digger != NO_CARD and CARD[s.digger].role == ROLE_DIGGER and s.dig_mine in mines):
             raise ValueError("dig: a dig needs a Digger and a mine")
+    if s.phase == PHASE_DIG_ON and not (s.dig_may_stop and s.dig_left > 0
+                                        and s.mines[s.dig_mine].size > 0):
+        raise ValueError("phase dig-on: only under dig_may_stop, with draws and cards left")
     needs = {PHASE_FIGHT: ROLE_ENEMY, PHASE_GOLDEN_HEART: ROLE_GOLDEN_HEART,
              PHASE_BACK_DOOR: ROLE_BACK_DOOR}
     if s.phase in needs:

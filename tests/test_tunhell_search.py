@@ -354,6 +354,17 @@ def test_greedy_fights_with_the_cheapest_warriors():
     assert chosen == Action(Move.FIGHT, cards=(WARRIOR_1, WARRIOR_1))
 
 
+@pytest.mark.parametrize("next_card, choice", [(DRAGON, Move.STOP), (TREASURE, Move.DIG_ON)])
+def test_greedy_under_dig_may_stop_digs_on_only_toward_a_good_next_card(next_card, choice):
+    s = table(2, hands=[[DIGGER_3_0], []], mines=[[TREASURE, next_card, DIRT], [DIRT] * 3,
+                                                  [DIRT] * 3], dig_may_stop=True)
+    s.seen[0][0] = (1 << len(s.mines[0])) - 1        # a Scout showed seat 0 the whole mine
+    s = apply(s, Action(Move.DIGGER, DIGGER_3_0, 0))
+    assert s.phase == Phase.DIG_ON
+    chosen = greedy_action(information_set(s, 0), legal_actions(s), random.Random(0))
+    assert chosen.move == choice
+
+
 def test_greedy_takes_the_winning_last_dig():
     info = last_dig_endgame()
     actions = legal_actions(sample_state(info, random.Random(0)))

@@ -57,6 +57,8 @@ GAME = Game(
     rules_options=(
         PLAYERS,
         Option("--intro", None, "the introductory game (default: the full game)"),
+        Option("--dig-may-stop", None, "rule option: the Digger may stop after any card "
+               "(default: it digs until its capacity is spent)"),
     ),
     best_options=(
         Option("--time", seconds, "search for S seconds", metavar="S", group="budget"),
@@ -71,6 +73,6 @@ GAME = Game(
                         default=0),),
     position_help="one seat's view as `solver new tunhell` prints ('-': standard input)",
     variants=(dict(players=2, intro=True), dict(players=2), dict(players=3),
-              dict(players=4)),
+              dict(players=4), dict(players=3, dig_may_stop=True)),
     bench_positions="tunhell.jsonl",
 )

@@ -64,11 +64,11 @@ def read_position(position: str | InfoSet | State, seat: int | None = None) -> I
 
 
 def new_position(players: int = 2, intro: bool = False, seed: int | None = None,
-                 seat: int = 0) -> str:
+                 seat: int = 0, dig_may_stop: bool = False) -> str:
     """A new game's position as JSON, seen by ``seat`` (seat 0 moves first). ``seed=None``
-    deals at random."""
+    deals at random. ``dig_may_stop``: the rule option "the Digger may stop after any card"."""
     _check_players(players)
-    rules = Rules(players, intro)
+    rules = Rules(players, intro, dig_may_stop)
     dealt = reference.new_game(rules, random.SystemRandom().getrandbits(63) if seed is None
                                else seed)
     return reference.to_json(reference.information_set(dealt, seat))
@@ -259,11 +259,12 @@ bot_named = BOTS.named
 
 # --- games and matches ---------------------------------------------------------------------------
 
-def adapter(intro: bool = False) -> matches.GameAdapter:
+def adapter(intro: bool = False, dig_may_stop: bool = False) -> matches.GameAdapter:
     """Tunhell for the match runner: reference states, bots shown their seat's view."""
     return matches.GameAdapter(
-        name="tunhell-intro" if intro else "tunhell",
-        new_game=lambda seed, players: reference.new_game(Rules(players, intro), seed),
+        name=("tunhell-intro" if intro else "tunhell") + ("-may-stop" if dig_may_stop else ""),
+        new_game=lambda seed, players: reference.new_game(Rules(players, intro, dig_may_stop),
+                                                          seed),
         legal_moves=reference.legal_actions,
         apply=lambda state, action: reference.apply(state, action, check=False),
         is_over=reference.is_over, result=reference.result, to_move=reference.current_player,
@@ -309,12 +310,13 @@ class TurnRecord:
                     result=None if self.result is None else list(self.result))
 
 
-def play_game(players: int, bots, intro: bool = False, seed: int = 0) -> list[TurnRecord]:
+def play_game(players: int, bots, intro: bool = False, seed: int = 0,
+              dig_may_stop: bool = False) -> list[TurnRecord]:
     """One game from a ``seed`` deal, ``bots[seat]`` (names or callables) at each seat: every
     decision with the cards it drew, the fights, the loot and the scores."""
     _check_players(players)
     seat_bots = BOTS.seated(bots, players)
-    game = adapter(intro)
+    game = adapter(intro, dig_may_stop)
     records: list[TurnRecord] = []
 
     def record(state, seat, action, after):
@@ -368,19 +370,19 @@ def _dig_of(before: State, action: Action) -> tuple[int | None, int]:
         return action.mine, reference.dig_capacity(action.card, action.cards)
     if action.move == Move.DOOR:
         return action.mine, before.dig_left
-    if action.move == Move.HEART or (action.move == Move.FIGHT and not action.use_digger):
+    if action.move in (Move.HEART, Move.DIG_ON) or (action.move == Move.FIGHT and not action.use_digger):
         return before.dig_mine, before.dig_left
     return None, 0
 
 
 def match(players: int, bots, games: int, intro: bool = False, seed: int = 0,
-          on_game=None) -> matches.MatchResult:
+          on_game=None, dig_may_stop: bool = False) -> matches.MatchResult:
     """``games`` games between ``bots`` (one name or callable per seat), seats rotating and each
     deal replayed at every rotation (``solver.match``); win rates with 95% intervals."""
     _check_players(players)
     if not _whole(games) or games < 1:
         raise InputError(f"games must be a whole number >= 1, got {games!r}")
-    return matches.run_match(adapter(intro), players, BOTS.seated(bots, players), games, seed,
+    return matches.run_match(adapter(intro, dig_may_stop), players, BOTS.seated(bots, players), games, seed,
                              on_game=on_game)
 
 
