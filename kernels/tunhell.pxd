@@ -185,6 +185,11 @@ cdef void apply_action(GameState* s, action_t action) noexcept nogil
 cdef int random_playout(GameState* s, uint64_t* rng) noexcept nogil
     # Plays uniformly random legal actions to the end (action index: random_below(rng, count));
     # returns the number of actions played.
+cdef int policy_playout(GameState* s, uint64_t* rng, double epsilon) noexcept nogil
+    # Plays the heuristic rollout policy to the end (solver.games.tunhell.rollout is its
+    # reference): the best-scored action, or with probability epsilon a random one.
+cdef double action_score(const GameState* s, action_t a) noexcept nogil
+    # The rollout policy's score of a legal action of the seat to move.
 cdef void scores(const GameState* s, int* out) noexcept nogil
     # Victory points per seat (out[0 .. players-1]): loot, Rings in hand, Back Door, trophies.
 cdef void result(const GameState* s, double* out) noexcept nogil

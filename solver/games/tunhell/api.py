@@ -38,7 +38,18 @@ DEFAULT_ITERATIONS = 20_000      # playouts per estimate without a budget: about
 #                                  on one core (2 players; 4 players: about 0.7 s)
 DEFAULT_BOT_ITERATIONS = 5_000   # playouts per decision of the pimc and ismcts bots: with 1000
 #                                  they only drew level with greedy in 2-player test matches
-METHODS = ("ismcts", "pimc")
+ROLLOUT_EPSILON = 0.1            # the heuristic rollouts' share of uniformly random actions
+# method -> (driver, rollouts): the "-greedy" methods roll out with the engine's heuristic policy
+# (greedy's habits on the deal being played, a random action with probability ROLLOUT_EPSILON)
+SEARCHES = {"ismcts": ("ismcts", search.RANDOM_ROLLOUTS), "pimc": ("pimc", search.RANDOM_ROLLOUTS),
+            "ismcts-greedy": ("ismcts", ROLLOUT_EPSILON), "pimc-greedy": ("pimc", ROLLOUT_EPSILON)}
+METHODS = tuple(SEARCHES)
+
+
+def run_search(method: str, sampler, codes, seat, **budget) -> search.Search:
+    """The driver of ``method`` with its rollouts."""
+    driver, epsilon = SEARCHES[method]
+    return getattr(search, driver)(sampler, codes, seat, epsilon=epsilon, **budget)
 
 
 # --- positions -----------------------------------------------------------------------------------
@@ -148,8 +159,7 @@ def best_action(position: str | InfoSet | State, seat: int | None = None,
     if seconds is None and iterations is None:
         iterations = DEFAULT_ITERATIONS
     sampler, codes = prepare_search(info, seed)
-    run = search.pimc if method == "pimc" else search.ismcts
-    found = run(sampler, codes, info.seat, iterations=iterations, seconds=seconds,
+    found = run_search(method, sampler, codes, info.seat, iterations=iterations, seconds=seconds,
                 threads=threads, seed=seed, stop_when_separated=stop_when_separated)
     moves = [_estimate(to_action(code), found.totals, i) for i, code in enumerate(codes)]
     return BestAction(position=reference.to_json(info), seat=info.seat, method=method,
@@ -185,7 +195,7 @@ def _check_search_options(info: InfoSet, method, seconds, iterations, threads, s
         raise InputError(f"seat {info.to_move} is to move, but the position is seat "
                          f"{info.seat}'s view: only the mover's actions are estimated")
     if method not in METHODS:
-        raise InputError(f"unknown method {method!r}: choose {' or '.join(METHODS)}")
+        raise InputError(f"unknown method {method!r}: choose {', '.join(METHODS)}")
     if seconds is not None and (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
                                 or not seconds > 0):
         raise InputError(f"seconds must be positive, got {seconds!r}")
@@ -232,8 +242,8 @@ def search_bot(method: str, iterations: int | None = DEFAULT_BOT_ITERATIONS,
         sampler, codes = prepare_search(info, seed)
         if len(codes) == 1:
             return to_action(codes[0])
-        run = search.pimc if method == "pimc" else search.ismcts
-        found = run(sampler, codes, info.seat, iterations=iterations, seconds=seconds, seed=seed)
+        found = run_search(method, sampler, codes, info.seat, iterations=iterations,
+                           seconds=seconds, seed=seed)
         return to_action(codes[found.best])
     bot.__name__ = f"{method}:{iterations}"
     return bot
@@ -253,6 +263,8 @@ BOTS = matches.BotNames("tunhell", {
     "greedy": matches.without_options(greedy_bot, "greedy"),
     "pimc": _search_from("pimc"),
     "ismcts": _search_from("ismcts"),
+    "pimc-greedy": _search_from("pimc-greedy"),
+    "ismcts-greedy": _search_from("ismcts-greedy"),
 })
 bot_named = BOTS.named
 
