@@ -2,6 +2,7 @@
 
     python -m benches.tunhell_strength [--games 200] [--iterations 500] [--lines 2p,ismcts,3p,4p]
                                        [--seed 2026] [--json FILE]
+    python -m benches.tunhell_strength --speed        (ISMCTS iterations per second, both rollouts)
 
 Line-ups (full game, compulsory digging unless ``--dig-may-stop``): the search bot
 ``ismcts-greedy:ITERATIONS`` (ISMCTS whose rollouts follow the engine's heuristic policy,
@@ -60,6 +61,34 @@ def timing_of(bots) -> dict:
             for b in bots if isinstance(b, Timed)}
 
 
+def speed(players: int = 2, positions: int = 6, iterations: int = 2000) -> None:
+    """ISMCTS iterations per second with random and with policy rollouts on the same positions
+    (states along seeded random games), the two interleaved position by position."""
+    from solver.games.tunhell import (
+        Rules, apply, information_set, is_over, legal_actions, new_game)
+    from solver.search import ismcts
+    rng, views = random.Random(1), []
+    for seed in range(positions):
+        s = new_game(Rules(players), seed)
+        for _ in range(rng.randint(0, 40)):
+            if is_over(s):
+                break
+            s = apply(s, rng.choice(legal_actions(s)), check=False)
+        if not is_over(s):
+            views.append(information_set(s, s.to_move))
+    spent = {"random": 0.0, "policy": 0.0}
+    for view in views:
+        sampler, codes = api.prepare_search(view, 0)
+        for label, epsilon in (("random", ismcts.RANDOM_ROLLOUTS), ("policy", api.ROLLOUT_EPSILON)):
+            start = time.perf_counter()
+            ismcts.ismcts(sampler, codes, view.seat, iterations=iterations, seconds=None,
+                          stop_when_separated=False, epsilon=epsilon)
+            spent[label] += time.perf_counter() - start
+    for label, seconds in spent.items():
+        print(f"{label} rollouts: {len(views) * iterations / seconds:,.0f} ISMCTS iterations/s "
+              f"({len(views)} positions x {iterations}, {players} players)")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -68,7 +97,11 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--dig-may-stop", action="store_true", help="the rule option")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--speed", action="store_true", help="only measure iterations/s")
     args = parser.parse_args(argv)
+    if args.speed:
+        speed()
+        return
     table = lineups(args.iterations)
     results = []
     for line in args.lines.split(","):

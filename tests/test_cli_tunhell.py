@@ -29,11 +29,13 @@ def test_best_estimates_every_action_like_the_api(position_file, method):
                    "--iterations", "600", "--seed", "4")
     api = tunhell.best_action(position_file.read_text(), method=method, iterations=600, seed=4)
     assert out["best"] == api.best_name
-    assert [m["samples"] for m in out["moves"]] == [m.samples for m in api.moves]
+    counted = "visits" if method == "ismcts" else "samples"
+    assert [m[counted] for m in out["moves"]] == [m.samples for m in api.moves]
     for move in out["moves"]:
-        if move["win_probability"] is not None:
+        value = move[move["estimates"]]
+        if value is not None:
             low, high = move["win_interval"]
-            assert low <= move["win_probability"] <= high
+            assert low <= value <= high
 
 
 def test_play_tells_the_game_turn_by_turn_to_its_result():
@@ -190,4 +192,4 @@ def test_best_answers_the_digs_question_under_the_option(tmp_path):
     path.write_text(reference.to_json(reference.information_set(s, s.to_move)))
     out = run_json("best", "tunhell", str(path), "--dig-may-stop", "--iterations", "400")
     assert [m["action"] for m in out["moves"]] == ["dig on", "stop digging"]
-    assert sum(m["samples"] for m in out["moves"]) > 0
+    assert sum(m["visits"] for m in out["moves"]) > 0

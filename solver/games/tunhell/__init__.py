@@ -63,8 +63,9 @@ GAME = Game(
     best_options=(
         Option("--time", seconds, "search for S seconds", metavar="S", group="budget"),
         Option("--iterations", count, "N playouts", metavar="N", group="budget"),
-        Option("--method", str, "ismcts (default) or pimc", default="ismcts",
-               choices=("ismcts", "pimc")),
+        Option("--method", str, "ismcts (default), pimc, or with the heuristic rollout "
+               "policy ismcts-greedy, pimc-greedy", default="ismcts",
+               choices=("ismcts", "pimc", "ismcts-greedy", "pimc-greedy")),
         Option("--seat", whole(0, 3, "the seat"), "the asking seat (must be the position's)"),
         THREADS,
         SEED,

@@ -87,29 +87,42 @@ def new_position(players: int = 2, intro: bool = False, seed: int | None = None,
 
 # --- best action ---------------------------------------------------------------------------------
 
+# What each figure estimates (the key its value carries in --json; README "Tunhell" explains):
+RANDOM_CONTINUATION = "win_rate_random_continuation"   # PIMC, uniformly random rollouts
+GREEDY_CONTINUATION = "win_rate_greedy_continuation"   # PIMC, the heuristic rollout policy
+SEARCH_VALUE = "search_value"                          # ISMCTS: mean result of the visits
+ESTIMATES = {"pimc": RANDOM_CONTINUATION, "pimc-greedy": GREEDY_CONTINUATION,
+             "ismcts": SEARCH_VALUE, "ismcts-greedy": SEARCH_VALUE}
+
+
 @dataclass
 class ActionEstimate:
-    """One legal action: the seat's win probability and score margin with 95% intervals, and the
-    samples behind them (PIMC: rounds; ISMCTS: visits of its root child). Without samples the
-    means are None; with one the margin interval is None."""
+    """One legal action: ``value``, the seat's mean result share (1 a win, 1/k a shared win)
+    over the samples behind it, and its score margin, with 95% intervals. What ``value``
+    estimates is ``estimates`` (never a win probability under best play: see ESTIMATES).
+    ``samples``: PIMC rounds, or ISMCTS visits of the root child. Without samples the means are
+    None; with one the margin interval is None."""
 
     action: Action
-    win_probability: float | None
+    value: float | None
     win_interval: tuple[float, float]
     margin: float | None
     margin_interval: tuple[float, float] | None
     samples: int
+    estimates: str = SEARCH_VALUE
 
     @property
     def name(self) -> str:
         return str(self.action)
 
     def to_dict(self) -> dict:
-        return dict(action=self.name, win_probability=_rounded(self.win_probability),
-                    win_interval=[_rounded(x) for x in self.win_interval],
-                    margin=_rounded(self.margin),
-                    margin_interval=None if self.margin_interval is None else
-                    [_rounded(x) for x in self.margin_interval], samples=self.samples)
+        counted = "visits" if self.estimates == SEARCH_VALUE else "samples"
+        return {"action": self.name, "estimates": self.estimates,
+                self.estimates: _rounded(self.value),
+                "win_interval": [_rounded(x) for x in self.win_interval],
+                "margin": _rounded(self.margin),
+                "margin_interval": None if self.margin_interval is None else
+                [_rounded(x) for x in self.margin_interval], counted: self.samples}
 
 
 @dataclass
@@ -139,6 +152,7 @@ class BestAction:
 
     def to_dict(self) -> dict:
         return dict(game="tunhell", position=self.position, seat=self.seat, method=self.method,
+                    estimates=ESTIMATES[self.method],
                     best=self.best_name, moves=[m.to_dict() for m in self.moves],
                     win_interval="wilson 95%", margin_interval="normal 95%",
                     iterations=self.iterations, nodes=self.nodes,
@@ -161,7 +175,8 @@ def best_action(position: str | InfoSet | State, seat: int | None = None,
     sampler, codes = prepare_search(info, seed)
     found = run_search(method, sampler, codes, info.seat, iterations=iterations, seconds=seconds,
                 threads=threads, seed=seed, stop_when_separated=stop_when_separated)
-    moves = [_estimate(to_action(code), found.totals, i) for i, code in enumerate(codes)]
+    moves = [_estimate(to_action(code), found.totals, i, ESTIMATES[method])
+             for i, code in enumerate(codes)]
     return BestAction(position=reference.to_json(info), seat=info.seat, method=method,
                       moves=moves, best=moves[found.best].action, iterations=found.iterations,
                       seconds=found.seconds, threads=threads, seed=seed, stopped=found.stopped,
@@ -175,10 +190,10 @@ def prepare_search(info: InfoSet, seed: int = 0) -> tuple[StateSampler, list[int
     return StateSampler(anchor, info.seat), anchor.legal_actions()
 
 
-def _estimate(action: Action, totals: search.Totals, i: int) -> ActionEstimate:
+def _estimate(action: Action, totals: search.Totals, i: int, estimates: str) -> ActionEstimate:
     n = int(totals.samples[i])
-    return ActionEstimate(action=action,
-                          win_probability=float(totals.share[i] / n) if n else None,
+    return ActionEstimate(action=action, estimates=estimates,
+                          value=float(totals.share[i] / n) if n else None,
                           win_interval=search.win_interval(totals, i),
                           margin=float(totals.margin[i] / n) if n else None,
                           margin_interval=search.margin_interval(totals, i), samples=n)

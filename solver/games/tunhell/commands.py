@@ -31,13 +31,18 @@ def _check_position_may_stop(position: str) -> None:
 def best_text(found) -> str:
     """Each action on its own row; the name column is as wide as the longest name, so two
     actions never print alike."""
+    from solver.games.tunhell.api import ESTIMATES, SEARCH_VALUE
     width = max([len(m.name) for m in found.moves] + [len("action")])
+    label = ESTIMATES[found.method]
+    counted = "visits" if label == SEARCH_VALUE else "samples"
     lines = [f"seat {found.seat} to move; {found.method}, {found.iterations:,} playouts, "
-             f"{found.seconds:.2f} s (stopped: {found.stopped})", "",
-             f"{'action':<{width}} {'win %':>6}  {'95% interval':<15} {'margin':>7}  "
-             f"{'95% interval':<15} {'samples':>8}"]
+             f"{found.seconds:.2f} s (stopped: {found.stopped})",
+             f"value: {label} (the seat's mean result share; not a win probability under best "
+             "play)", "",
+             f"{'action':<{width}} {'value':>6}  {'95% interval':<15} {'margin':>7}  "
+             f"{'95% interval':<15} {counted:>8}"]
     for m in found.moves:
-        win = "-" if m.win_probability is None else f"{m.win_probability:.1%}"
+        win = "-" if m.value is None else f"{m.value:.1%}"
         low, high = m.win_interval
         margin = "-" if m.margin is None else f"{m.margin:+.2f}"
         spread = "" if m.margin_interval is None else \
