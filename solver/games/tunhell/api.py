@@ -8,13 +8,18 @@ uniformly among those consistent with it (``kernels.tunhell_sample``) and draw a
 every round or iteration. A full ``State`` given instead is first reduced to one seat's view.
 
 Estimates (``solver.search.ismcts`` explains both methods, their intervals, budgets, stopping
-and reproducibility): for each legal action of the seat to move, the seat's win probability
-(a shared win counts its share) and expected score margin (its points minus the best other
-seat's at the end), each with a 95% interval. ``iterations`` counts playouts for both methods.
+and reproducibility): for each legal action of the seat to move, a value (the seat's mean result
+share; a shared win counts its share) and expected score margin (its points minus the best other
+seat's at the end), each with a 95% interval. What the value estimates is its label
+(:data:`ESTIMATES`): ``win_rate_random_continuation`` (PIMC), ``win_rate_greedy_continuation``
+(PIMC with the heuristic rollout policy, ``solver.games.tunhell.rollout``), ``search_value``
+(ISMCTS, either rollouts); never a win probability under best play, which hidden hands leave
+undefined. ``iterations`` counts playouts for every method.
 
 Bots (``bot_named``): ``random``; ``greedy`` (``solver.games.tunhell.greedy``: recruit strong cards,
-dig when safe, fight cheaply); ``pimc[:ITERATIONS]`` and ``ismcts[:ITERATIONS]`` (the search's
-recommended action; default DEFAULT_BOT_ITERATIONS; a forced action is played without search).
+dig when safe, fight cheaply); ``pimc[:ITERATIONS]``, ``ismcts[:ITERATIONS]`` and their
+heuristic-rollout forms ``pimc-greedy``, ``ismcts-greedy`` (the search's recommended action;
+default DEFAULT_BOT_ITERATIONS; a forced action is played without search).
 A bot is shown only its seat's information set.
 """
 from __future__ import annotations
