@@ -10,7 +10,7 @@ Line-ups (full game, compulsory digging unless ``--dig-may-stop``): the search b
 and against today's ISMCTS bot (random rollouts) at the same iteration budget in 2 players
 (``ismcts``; both kernels run about as many iterations per second, and the script prints both
 bots' time per decision, so the times can be compared). A fixed iteration budget, not a clock,
-so results do not depend on the machine's load. Every line plays GAMES games (rounded down to
+so results do not depend on the machine's load. Every line plays GAMES games (rounded up to
 whole seat rotations) through ``solver.games.tunhell.api.match`` (seats rotate, each deal replayed
 at each rotation) and prints each bot's win rate with its Wilson 95% interval, and the search
 bots' median, mean and largest time per decision (one core; the machine may be shared). Forced
@@ -107,7 +107,7 @@ def main(argv=None) -> None:
     for line in args.lines.split(","):
         players, make = table[line]
         bots = make()
-        games = args.games - args.games % players          # whole rotations
+        games = args.games + (-args.games) % players       # at least GAMES, whole rotations
         start = time.perf_counter()
         found = api.match(players, bots, games, seed=args.seed, dig_may_stop=args.dig_may_stop)
         print("\n".join(found.lines()))
