@@ -23,6 +23,7 @@ Layout of a GameState (1336 bytes, ``STATE_BYTES``; no pointers, so ``a = b`` co
       shuffles      int32    times the Dwarf discard became a new pile
       players       uint8    2..4
       intro         uint8    1: introductory rules (no "+" cards, no End of Mine, no trophies)
+      dig_may_stop  uint8    1: rule option, the Digger may stop after any card (phase DIG_ON)
       to_move       int8     seat whose decision is awaited
       phase         int8     Phase (TURN .. OVER), as in the reference
       pending       int8     card being resolved (FIGHT: the enemy, GOLDEN_HEART, BACK_DOOR) or
@@ -57,7 +58,7 @@ An action is an ``action_t`` (uint32) whose fields mirror the reference's ``Acti
         |   0   |dg|   W4   |  W3  |  W2  |  W1  |beer |pk |sw |mine| card  | move |
         +-------+--+--------+------+------+------+-----+---+---+----+-------+------+
 
-    move  Move (MOVE_PASS .. MOVE_DOOR), the reference's ``Move`` values
+    move  Move (MOVE_PASS .. MOVE_STOP), the reference's ``Move`` values
     card  RECRUIT, WARRIOR, DIGGER, SCOUT, DYNAMITE, HEART: the card kind; otherwise 0
     mine  WARRIOR, DIGGER, SCOUT, DYNAMITE, DOOR: the mine; otherwise 0
     sw, pk, beer   DIGGER: copies of Nawak, the Old Pickaxe, the Beer played with the Digger
@@ -103,11 +104,12 @@ cdef enum:    # Kind
     BACK_DOOR, THRONE_ROOM, SPIDER, DEMON
 
 cdef enum:    # Phase
-    PHASE_TURN, PHASE_PLAY_NOW, PHASE_FIGHT, PHASE_GOLDEN_HEART, PHASE_BACK_DOOR, PHASE_OVER
+    PHASE_TURN, PHASE_PLAY_NOW, PHASE_FIGHT, PHASE_GOLDEN_HEART, PHASE_BACK_DOOR, PHASE_OVER,
+    PHASE_DIG_ON
 
 cdef enum:    # Move
     MOVE_PASS, MOVE_RECRUIT, MOVE_WARRIOR, MOVE_DIGGER, MOVE_SCOUT, MOVE_DYNAMITE, MOVE_FIGHT,
-    MOVE_HEART, MOVE_DOOR
+    MOVE_HEART, MOVE_DOOR, MOVE_DIG_ON, MOVE_STOP
 
 # Bit positions of the action fields (see the diagram above).
 cdef enum:
@@ -148,6 +150,7 @@ cdef struct GameState:
     int32_t shuffles
     uint8_t players
     uint8_t intro
+    uint8_t dig_may_stop
     int8_t to_move
     int8_t phase
     int8_t pending
@@ -182,6 +185,11 @@ cdef void apply_action(GameState* s, action_t action) noexcept nogil
 cdef int random_playout(GameState* s, uint64_t* rng) noexcept nogil
     # Plays uniformly random legal actions to the end (action index: random_below(rng, count));
     # returns the number of actions played.
+cdef int policy_playout(GameState* s, uint64_t* rng, double epsilon) noexcept nogil
+    # Plays the heuristic rollout policy to the end (solver.games.tunhell.rollout is its
+    # reference): the best-scored action, or with probability epsilon a random one.
+cdef double action_score(const GameState* s, action_t a) noexcept nogil
+    # The rollout policy's score of a legal action of the seat to move.
 cdef void scores(const GameState* s, int* out) noexcept nogil
     # Victory points per seat (out[0 .. players-1]): loot, Rings in hand, Back Door, trophies.
 cdef void result(const GameState* s, double* out) noexcept nogil

@@ -14,7 +14,7 @@ For Python (tests, drivers) there is :class:`TunhellEngine`, which speaks plain 
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-RULES_VERSION = 1   # the reference's rules_version this engine implements
+RULES_VERSION = 2   # the reference's rules_version this engine implements
 STATE_BYTES = sizeof(GameState)     # what a clone copies
 
 
@@ -467,6 +467,10 @@ cdef int legal_actions(const GameState* s, action_t* out) noexcept nogil:
         return heart_actions(s, out)
     if s.phase == PHASE_BACK_DOOR:
         return door_actions(s, out)
+    if s.phase == PHASE_DIG_ON:
+        out[0] = MOVE_DIG_ON
+        out[1] = MOVE_STOP
+        return 2
     return 0
 
 
@@ -595,6 +599,11 @@ cdef void apply_action(GameState* s, action_t action) noexcept nogil:
         carry_heart(s, action_card(action))
     elif move == MOVE_DOOR:
         place_door(s, action_mine(action))
+    elif move == MOVE_DIG_ON:
+        s.phase = PHASE_TURN
+        dig(s, True)
+    elif move == MOVE_STOP:
+        end_turn(s)
 
 
 cdef void discard_digger(GameState* s) noexcept nogil:
@@ -705,13 +714,19 @@ cdef void start_dig(GameState* s, int seat, int card, int mine, action_t action)
     s.digger = card
     s.dig_mine = mine
     s.dig_left = dig_capacity(card, s.boosts[1], s.boosts[2])
-    dig(s)
+    dig(s, True)
 
 
-cdef void dig(GameState* s) noexcept nogil:
-    """Draw card by card and resolve each, until a decision is awaited or the turn or game ends."""
+cdef void dig(GameState* s, bint drawing) noexcept nogil:
+    """Draw card by card and resolve each, until a decision is awaited or the turn or game ends.
+    ``drawing``: draw the next card without asking (the first card, or "dig on"); otherwise,
+    under dig_may_stop, a card was just resolved and the player decides (phase DIG_ON)."""
     cdef int card
     while s.digger != NO_CARD and s.dig_left > 0 and s.mines[s.dig_mine].size > 0:
+        if s.dig_may_stop and not drawing:
+            s.phase = PHASE_DIG_ON
+            return
+        drawing = False
         card = draw(s, s.dig_mine)
         s.dig_left -= 1
         if not resolve(s, card):
@@ -800,7 +815,7 @@ cdef void fight(GameState* s, action_t action) noexcept nogil:
         discard_digger(s)
     gain_loot(s, p, enemy)
     if card_done(s):
-        dig(s)
+        dig(s, False)
 
 
 cdef void carry_heart(GameState* s, int digger) noexcept nogil:
@@ -811,7 +826,7 @@ cdef void carry_heart(GameState* s, int digger) noexcept nogil:
     discard(s, digger)
     gain_loot(s, p, heart)
     if card_done(s):
-        dig(s)
+        dig(s, False)
 
 
 cdef void place_door(GameState* s, int mine) noexcept nogil:
@@ -820,7 +835,7 @@ cdef void place_door(GameState* s, int mine) noexcept nogil:
     s.door_owner = s.to_move
     s.door_mine = mine
     s.dig_mine = mine           # the dig goes on at the new mine, without an access test
-    dig(s)
+    dig(s, False)
 
 
 cdef void find(GameState* s, int card) noexcept nogil:
@@ -877,6 +892,185 @@ cdef int random_playout(GameState* s, uint64_t* rng) noexcept nogil:
     return played
 
 
+# --- the heuristic rollout policy (reference: solver.games.tunhell.rollout) ----------------------
+# Scores every legal action in rough victory points from the full (determinized) state and plays
+# the best, or with probability epsilon a uniformly random action. The habits are the greedy
+# bot's (solver.games.tunhell.greedy), but a dig is valued by the cards it would really draw in
+# this deal: the search's deals are samples of what is unknown, so the policy is cheap and sharp.
+
+cdef double QUALITY[KINDS]      # greedy's CARD_QUALITY by kind; 0 for cards it does not rate
+QUALITY[WARRIOR_1], QUALITY[WARRIOR_2], QUALITY[WARRIOR_3], QUALITY[WARRIOR_4] = 0.3, 0.6, 0.9, 1.0
+QUALITY[DIGGER_2_0], QUALITY[DIGGER_2_1], QUALITY[DIGGER_4_3] = 0.5, 0.8, 1.6
+QUALITY[DIGGER_1_2], QUALITY[DIGGER_3_0], QUALITY[DIGGER_2_5] = 0.5, 1.0, 1.2
+QUALITY[SCOUT_5], QUALITY[SCOUT_3], QUALITY[DYNAMITER] = 0.3, 0.2, 0.4
+QUALITY[MACHIN], QUALITY[DWOUARF] = 1.2, 0.6
+
+
+cdef inline int best_other_strength(const GameState* s, int seat, int mine) noexcept nogil:
+    cdef int other, best = 0, v
+    for other in range(s.players):
+        if other != seat:
+            v = strength(s, other, mine)
+            if v > best:
+                best = v
+    return best
+
+
+cdef inline int diggers_in_hand(const GameState* s, int seat) noexcept nogil:
+    cdef const CardSet* hand = &s.seats[seat].hand
+    cdef uint32_t kinds = hand.kinds & DIGGER_MASK
+    cdef int n = 0, kind
+    while kinds:
+        kind = lowest_kind(kinds)
+        kinds &= kinds - 1
+        n += hand.count[kind]
+    return n
+
+
+cdef double dig_peek(const GameState* s, int seat, int mine, int draws, int bonus, int spare
+                     ) noexcept nogil:
+    """The points of the next ``draws`` cards of ``mine`` as this deal holds them, resolved
+    roughly (Warriors spent on enemies, a fight needing the Digger or lost ends the dig), and
+    +-3 if the dig empties the second mine and so ends the game with us leading or not."""
+    cdef const Mine* pile = &s.mines[mine]
+    cdef int size = pile.size, j, card, need, role
+    cdef int power = strength(s, seat, mine), held = s.seats[seat].hand.size
+    cdef int dog = s.seats[seat].warriors[mine].count[DWOUARF] > 0
+    cdef bint full = not s.intro, stopped = False
+    cdef double value = 0.0, vp
+    cdef int points[MAX_PLAYERS]
+    cdef int other, best_other
+    if draws > size:
+        draws = size
+    for j in range(draws):
+        card = pile.cards[size - 1 - j]
+        role = CARD[card].role
+        if role == ROLE_DIRT:
+            value += 0.3 if full else 0.1
+        elif role == ROLE_TREASURE:
+            value += 1.0
+        elif role == ROLE_ENEMY:
+            need = CARD[card].combat - dog
+            vp = CARD[card].vp + (0.6 if full and card == RAT else 0.0)
+            if need <= 0:
+                value += vp
+            elif need <= power:
+                value += vp - 0.3 * need
+                power -= need
+            elif need <= power + bonus:
+                value += vp - 0.3 * (need - bonus if need > bonus else 0) - 0.5
+                stopped = True
+            else:
+                value -= 0.4 * power
+                stopped = True
+        elif role == ROLE_GOLDEN_HEART:
+            if spare > 0:
+                value += 2.0
+                spare -= 1
+            else:
+                stopped = True
+        elif role == ROLE_GHOST:
+            value -= 0.4
+        elif role == ROLE_THRONE_ROOM:
+            value += 3.0 - 0.3 * held
+        elif role == ROLE_BACK_DOOR:
+            value += 1.5
+            stopped = True
+        elif role == ROLE_RING:
+            value += 2.0 if held < HAND_LIMIT else 0.0
+        else:
+            value += 0.6
+        if stopped:
+            return value
+    if empty_mines(s) == 1 and draws >= size > 0:
+        scores(s, points)
+        best_other = -1000000
+        for other in range(s.players):
+            if other != seat and points[other] > best_other:
+                best_other = points[other]
+        value += 3.0 if points[seat] + value > best_other else -3.0
+    return value
+
+
+cdef double action_score(const GameState* s, action_t a) noexcept nogil:
+    """The policy's score of a legal action of the seat to move."""
+    cdef int p = s.to_move, move = action_move(a), card = action_card(a), mine = action_mine(a)
+    cdef int own, other, gain, held, value
+    cdef double v
+    if move == MOVE_RECRUIT:
+        if CARD[card].play_now:
+            return 0.5 * QUALITY[card]
+        held = s.seats[p].hand.size
+        return (0.9 if held <= 3 else 0.6 if held <= 4 else 0.3) * QUALITY[card]
+    if move == MOVE_WARRIOR:
+        own = strength(s, p, mine)
+        other = best_other_strength(s, p, mine)
+        gain = CARD[card].combat
+        v = 0.3 + 0.03 * s.mines[mine].size - 0.2 * QUALITY[card]
+        if own < other <= own + gain:
+            v += 0.8
+        elif own < other:
+            v += 0.2
+        if CARD[card].proud:
+            v -= 0.4 * own
+        return v
+    if move == MOVE_DYNAMITE:
+        return 0.35 * (best_other_strength(s, p, mine) - strength(s, p, mine)) - 0.3
+    if move == MOVE_DIGGER:
+        return (dig_peek(s, p, mine,
+                         dig_capacity(card, action_pickaxes(a), action_beers(a)),
+                         boosted(CARD[card].bonus, action_beers(a), action_swords(a)),
+                         diggers_in_hand(s, p) - 1)
+                - 0.5 * QUALITY[card]
+                - 0.6 * (action_swords(a) + action_pickaxes(a) + action_beers(a)))
+    if move == MOVE_FIGHT:
+        value = (action_spent(a, 1) + 2 * action_spent(a, 2) + 3 * action_spent(a, 3)
+                 + 4 * action_spent(a, 4))
+        v = value + 0.01 * (action_spent(a, 1) + action_spent(a, 2) + action_spent(a, 3)
+                            + action_spent(a, 4))
+        if action_uses_digger(a):
+            v += 1.0 + 0.5 * s.dig_left
+        return -v
+    if move == MOVE_HEART:
+        return -QUALITY[card]
+    if move == MOVE_DOOR:
+        return best_other_strength(s, p, mine) + 0.05 * s.mines[mine].size
+    if move == MOVE_DIG_ON:
+        return dig_peek(s, p, s.dig_mine, 1, dig_bonus(s), diggers_in_hand(s, p))
+    return 0.0      # PASS, STOP, SCOUT (a Scout tells an omniscient policy nothing)
+
+
+cdef int policy_choice(const GameState* s, const action_t* actions, int n, uint64_t* rng,
+                       double epsilon) noexcept nogil:
+    """The index the policy plays: the first best-scored action, or with probability
+    ``epsilon`` a uniformly random one (one random word per decision with n > 1, plus one more
+    for the random pick)."""
+    cdef int i, best = 0
+    cdef double score, top
+    if n == 1:
+        return 0
+    if (splitmix64(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon:
+        return random_below(rng, n)
+    top = action_score(s, actions[0])
+    for i in range(1, n):
+        score = action_score(s, actions[i])
+        if score > top + 1e-9:
+            best, top = i, score
+    return best
+
+
+cdef int policy_playout(GameState* s, uint64_t* rng, double epsilon) noexcept nogil:
+    cdef action_t actions[MAX_ACTIONS]
+    cdef int played = 0, n
+    while s.phase != PHASE_OVER and played < PLAYOUT_LIMIT:
+        n = legal_actions(s, actions)
+        if n == 0:
+            break
+        apply_action(s, actions[policy_choice(s, actions, n, rng, epsilon)])
+        played += 1
+    return played
+
+
 cdef void scores(const GameState* s, int* out) noexcept nogil:
     cdef int seat, vp, kind
     cdef uint32_t kinds
@@ -928,7 +1122,7 @@ def encode_action(int move, int card=NO_CARD, int mine=NO_MINE, cards=(), bint u
     """The action code of the reference's ``Action(move, card, mine, cards, use_digger)`` (plain
     ints: ``move`` is the reference's Move value). Raises ValueError for fields the move does not
     take or cannot hold."""
-    if not MOVE_PASS <= move <= MOVE_DOOR:
+    if not MOVE_PASS <= move <= MOVE_STOP:
         raise ValueError(f"unknown move {move}")
     if (card != NO_CARD) != (move in _CARD_MOVES) or not NO_CARD <= card < KINDS:
         raise ValueError(f"move {move} with card {card}")
@@ -988,7 +1182,7 @@ _SEAT_LIST_FIELDS = ("hands", "hand_seen", "loot")
 _SCALAR_FIELDS = ("shuffles", "door_owner", "door_mine", "employee", "exterminator", "to_move",
                   "phase", "pending", "dig_mine", "digger", "dig_left", "passes", "turn",
                   "chance")
-FIELDS = (("players", "intro", "mines", "pile", "hand_never", "warriors", "seen", "boosts")
+FIELDS = (("players", "intro", "dig_may_stop", "mines", "pile", "hand_never", "warriors", "seen", "boosts")
           + _LIST_FIELDS + _SEAT_LIST_FIELDS + _SCALAR_FIELDS)
 
 
@@ -1012,15 +1206,18 @@ cdef class TunhellEngine:
     """One game on the C struct, for Python callers (tests, drivers). Actions are ints (codes,
     see ``kernels/tunhell.pxd``); :func:`encode_action` / :func:`decode_action` translate.
 
-    ``TunhellEngine(players, intro, seed)`` sets up a game as the reference's ``new_game``;
-    :meth:`from_fields` / :meth:`fields` exchange a whole state as a dict keyed by the
-    reference State's field names (its ``rules`` as ``players`` and ``intro``). Cython callers
-    reach the struct as ``engine.state`` (declared in the .pxd)."""
+    ``TunhellEngine(players, intro, seed, dig_may_stop)`` sets up a game as the reference's
+    ``new_game``; :meth:`from_fields` / :meth:`fields` exchange a whole state as a dict keyed by
+    the reference State's field names (its ``rules`` as ``players``, ``intro`` and
+    ``dig_may_stop``). Cython callers reach the struct as ``engine.state`` (declared in the
+    .pxd)."""
 
-    def __init__(self, int players=2, bint intro=False, uint64_t seed=0):
+    def __init__(self, int players=2, bint intro=False, uint64_t seed=0,
+                 bint dig_may_stop=False):
         if not 2 <= players <= MAX_PLAYERS:
             raise ValueError(f"Tunhell is for 2 to 4 players, got {players}")
         new_game(&self.state, players, intro, seed)
+        self.state.dig_may_stop = dig_may_stop
 
     # -- conversions --
 
@@ -1039,6 +1236,7 @@ cdef class TunhellEngine:
         if not isinstance(chance, int) or not 0 <= chance < 2 ** 64:
             raise ValueError(f"chance: {chance!r} is not a 64-bit word")
         reset_state(s, players, fields["intro"], chance)
+        s.dig_may_stop = bool(fields["dig_may_stop"])
         _fill_table(s, fields)
         _fill_seats(s, fields)
         _fill_scalars(s, fields)
@@ -1052,7 +1250,7 @@ cdef class TunhellEngine:
         cdef int p, m, i
         n = s.players
         return {
-            "players": s.players, "intro": bool(s.intro),
+            "players": s.players, "intro": bool(s.intro), "dig_may_stop": bool(s.dig_may_stop),
             "mines": [[s.mines[m].cards[i] for i in range(s.mines[m].size)]
                       for m in range(MINES)],
             "box": set_list(&s.box), "pile": [s.pile.cards[i] for i in range(s.pile.size)],
@@ -1106,6 +1304,21 @@ cdef class TunhellEngine:
         cdef int played
         with nogil:
             played = random_playout(&self.state, &rng)
+        return played
+
+    def policy_scores(self):
+        """The rollout policy's score of each legal action (legal order)."""
+        cdef action_t out[MAX_ACTIONS]
+        cdef int n = legal_actions(&self.state, out), i
+        return [action_score(&self.state, out[i]) for i in range(n)]
+
+    def policy_playout(self, uint64_t seed, double epsilon):
+        """Play the rollout policy to the end (choice generator: splitmix64 from ``seed``; see
+        :func:`policy_choice`); returns the number of actions played."""
+        cdef uint64_t rng = seed
+        cdef int played
+        with nogil:
+            played = policy_playout(&self.state, &rng, epsilon)
         return played
 
     def clone(self):
@@ -1229,7 +1442,7 @@ cdef void _check_control(const GameState* s) except *:
     bounds."""
     seats, mines = range(s.players), range(MINES)
     for name, value, allowed in (
-            ("to_move", s.to_move, seats), ("phase", s.phase, range(PHASE_OVER + 1)),
+            ("to_move", s.to_move, seats), ("phase", s.phase, range(PHASE_DIG_ON + 1)),
             ("door_owner", s.door_owner, range(NOBODY, s.players)),
             ("door_mine", s.door_mine, range(NO_MINE, MINES)),
             ("employee", s.employee, range(NOBODY, s.players)),
@@ -1241,10 +1454,13 @@ cdef void _check_control(const GameState* s) except *:
             ("shuffles", s.shuffles, range(2 ** 31)), ("turn", s.turn, range(2 ** 31))):
         if value not in allowed:
             raise ValueError(f"{name}: {value} out of range")
-    digging = s.phase in (PHASE_FIGHT, PHASE_GOLDEN_HEART, PHASE_BACK_DOOR)
+    digging = s.phase in (PHASE_FIGHT, PHASE_GOLDEN_HEART, PHASE_BACK_DOOR, PHASE_DIG_ON)
     if digging or s.digger != NO_CARD:
         if not (s.digger != NO_CARD and CARD[s.digger].role == ROLE_DIGGER and s.dig_mine in mines):
             raise ValueError("dig: a dig needs a Digger and a mine")
+    if s.phase == PHASE_DIG_ON and not (s.dig_may_stop and s.dig_left > 0
+                                        and s.mines[s.dig_mine].size > 0):
+        raise ValueError("phase dig-on: only under dig_may_stop, with draws and cards left")
     needs = {PHASE_FIGHT: ROLE_ENEMY, PHASE_GOLDEN_HEART: ROLE_GOLDEN_HEART,
              PHASE_BACK_DOOR: ROLE_BACK_DOOR}
     if s.phase in needs:

@@ -38,7 +38,7 @@ import numpy as np
 
 from kernels.tunhell cimport (
     MAX_ACTIONS, MAX_PLAYERS, GameState, TunhellEngine, action_t, apply_action, is_over,
-    legal_actions, random_below, random_playout, result, scores, splitmix64)
+    legal_actions, policy_playout, random_below, random_playout, result, scores, splitmix64)
 from kernels.tunhell_sample cimport Sampler, StateSampler, determinize
 
 cdef enum:
@@ -46,6 +46,15 @@ cdef enum:
     NO_NODE = -1
 
 cdef uint64_t MIX = 0x94D049BB133111EB
+
+
+cdef inline void playout(GameState* s, uint64_t* rng, double epsilon) noexcept nogil:
+    """The rollout: uniformly random actions (``epsilon`` < 0), or the heuristic policy of the
+    engine (``policy_playout``: its best action, a random one with probability epsilon)."""
+    if epsilon < 0:
+        random_playout(s, rng)
+    else:
+        policy_playout(s, rng, epsilon)
 
 
 cdef inline uint64_t stream_seed(uint64_t seed, uint64_t stream) noexcept nogil:
@@ -78,8 +87,8 @@ cdef void outcome(const GameState* s, double* share, double* margin) noexcept no
 # --- PIMC ----------------------------------------------------------------------------------------
 
 cdef void pimc_round(const Sampler* sampler, const action_t* actions, int count, int seat,
-                     uint64_t seed, int64_t round_index, double* shares, double* margins
-                     ) noexcept nogil:
+                     uint64_t seed, int64_t round_index, double* shares, double* margins,
+                     double epsilon) noexcept nogil:
     """Round ``round_index``: one deal, every action played on it and rolled out at random;
     the seat's result share and margin per action."""
     cdef GameState deal, game
@@ -93,17 +102,19 @@ cdef void pimc_round(const Sampler* sampler, const action_t* actions, int count,
         game = deal
         apply_action(&game, actions[i])
         choices = policy
-        random_playout(&game, &choices)
+        playout(&game, &choices, epsilon)
         outcome(&game, share, margin)
         shares[i] = share[seat]
         margins[i] = margin[seat]
 
 
 def pimc_rounds(StateSampler sampler, const uint32_t[::1] actions, int seat, uint64_t seed,
-                int64_t first_round, double[:, ::1] shares, double[:, ::1] margins):
+                int64_t first_round, double[:, ::1] shares, double[:, ::1] margins,
+                double epsilon=-1.0):
     """Rounds ``first_round ..`` (one per row of ``shares``, shape (rounds, len(actions))) for
     seat ``seat``, whose legal actions in every deal are ``actions`` (codes, the observer's own
-    decision). Fills ``shares`` and ``margins``; runs without the GIL."""
+    decision). Fills ``shares`` and ``margins``; runs without the GIL. ``epsilon``: the
+    rollouts (:func:`playout`; < 0: uniformly random)."""
     cdef int64_t rounds = shares.shape[0], r
     cdef int count = actions.shape[0]
     if shares.shape[1] != count or margins.shape[0] != rounds or margins.shape[1] != count:
@@ -114,7 +125,7 @@ def pimc_rounds(StateSampler sampler, const uint32_t[::1] actions, int seat, uin
     with nogil:
         for r in range(rounds):
             pimc_round(sampler.sampler, &actions[0], count, seat, seed, first_round + r,
-                       &shares[r, 0], &margins[r, 0])
+                       &shares[r, 0], &margins[r, 0], epsilon)
 
 
 cdef void _check_legal(const Sampler* sampler, const uint32_t[::1] actions) except *:
@@ -148,6 +159,7 @@ cdef struct Tree:
     int32_t size
     int32_t capacity
     double exploration      # UCB1's constant c: mean + c * sqrt(ln(available) / visits)
+    double epsilon          # the rollouts (playout): < 0 uniformly random, else the policy's
     uint64_t rng
 
 
@@ -250,8 +262,8 @@ cdef void ismcts_iteration(Tree* tree, const Sampler* sampler) noexcept nogil:
         path[depth] = node
         depth += 1
 
-    # Step 4. Simulate: random actions to the end of the game.
-    random_playout(&game, &tree.rng)
+    # Step 4. Simulate: random actions, or the rollout policy, to the end of the game.
+    playout(&game, &tree.rng, tree.epsilon)
 
     # Step 5. Back up: each node on the path gains the outcome of the seat that played into it.
     outcome(&game, share, margin)
@@ -266,14 +278,15 @@ cdef void ismcts_iteration(Tree* tree, const Sampler* sampler) noexcept nogil:
 cdef class IsmctsTree:
     """One ISMCTS tree for the observer of ``sampler`` (who must be the seat to move), grown by
     :meth:`run`; its random stream is ``stream_seed(seed, stream)``. ``capacity``: nodes
-    allocated at first (the array doubles when full)."""
+    allocated at first (the array doubles when full). ``epsilon``: the rollouts (< 0: uniformly
+    random; else the engine's heuristic policy, a random action with probability epsilon)."""
 
     cdef Tree tree
     cdef StateSampler sampler
     cdef readonly int64_t iterations
 
     def __cinit__(self, StateSampler sampler, uint64_t seed, uint64_t stream=0,
-                  double exploration=0.7, int capacity=4096):
+                  double exploration=0.7, int capacity=4096, double epsilon=-1.0):
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
         self.sampler = sampler
@@ -283,6 +296,7 @@ cdef class IsmctsTree:
         self.tree.capacity = capacity
         self.tree.size = 1
         self.tree.exploration = exploration
+        self.tree.epsilon = epsilon
         self.tree.rng = stream_seed(seed, stream)
         self.tree.nodes[0].first_child = NO_NODE
         self.tree.nodes[0].next_sibling = NO_NODE

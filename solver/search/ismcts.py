@@ -46,6 +46,7 @@ PIMC_FIRST_BATCH = 32          # rounds
 ISMCTS_FIRST_BATCH = 256       # iterations per tree
 BATCH_SECONDS = 0.05           # a timed batch aims at this long, so the deadline is kept closely
 EXPLORATION = 0.7              # UCB1 constant for rewards in [0, 1]
+RANDOM_ROLLOUTS = -1.0         # epsilon < 0: uniformly random rollouts (the kernels' default)
 STOP_SEPARATED, STOP_ITERATIONS, STOP_SECONDS, STOP_SINGLE = (
     "separated", "iterations", "seconds", "single move")
 
@@ -112,8 +113,9 @@ class Budget:
 
 def pimc(sampler: StateSampler, actions: list[int], seat: int, *, iterations: int | None,
          seconds: float | None, threads: int = 1, seed: int = 0,
-         stop_when_separated: bool = True) -> Search:
-    """Determinized Monte Carlo over ``actions`` (codes legal for ``seat`` in every deal)."""
+         stop_when_separated: bool = True, epsilon: float = RANDOM_ROLLOUTS) -> Search:
+    """Determinized Monte Carlo over ``actions`` (codes legal for ``seat`` in every deal);
+    ``epsilon``: the rollouts (RANDOM_ROLLOUTS, or the heuristic policy's epsilon)."""
     codes = np.asarray(actions, np.uint32)
     width = len(codes)
     rounds_limit = None if iterations is None else max(1, math.ceil(iterations / width))
@@ -123,7 +125,7 @@ def pimc(sampler: StateSampler, actions: list[int], seat: int, *, iterations: in
         while True:
             batch = budget.next_batch(done, rounds_limit)
             _add_rounds(totals, _pimc_batch(pool, sampler, codes, seat, seed, done, batch,
-                                            threads))
+                                            threads, epsilon))
             done += batch
             stopped = _stop_reason(totals, _pimc_best(totals), done >= (rounds_limit or math.inf),
                                    budget, stop_when_separated)
@@ -132,7 +134,7 @@ def pimc(sampler: StateSampler, actions: list[int], seat: int, *, iterations: in
     return Search(totals, _pimc_best(totals), done * width, budget.elapsed(), stopped)
 
 
-def _pimc_batch(pool, sampler, codes, seat, seed, first, batch, threads):
+def _pimc_batch(pool, sampler, codes, seat, seed, first, batch, threads, epsilon):
     """Rounds ``first .. first + batch - 1`` in contiguous row blocks over the threads; returns
     the (shares, margins) arrays, rows in round order."""
     shares = np.empty((batch, len(codes)))
@@ -142,7 +144,8 @@ def _pimc_batch(pool, sampler, codes, seat, seed, first, batch, threads):
 
     def run(block):
         a, b = block
-        pimc_rounds(sampler, codes, seat, seed % (1 << 64), first + a, shares[a:b], margins[a:b])
+        pimc_rounds(sampler, codes, seat, seed % (1 << 64), first + a, shares[a:b], margins[a:b],
+                    epsilon)
     list(pool.map(run, blocks))
     return shares, margins
 
@@ -166,9 +169,12 @@ def _pimc_best(totals: Totals) -> int:
 
 def ismcts(sampler: StateSampler, actions: list[int], seat: int, *, iterations: int | None,
            seconds: float | None, threads: int = 1, seed: int = 0,
-           stop_when_separated: bool = True, exploration: float = EXPLORATION) -> Search:
-    """Single-observer ISMCTS over ``actions`` (the root's legal codes), one tree per thread."""
-    trees = [IsmctsTree(sampler, seed % (1 << 64), t, exploration) for t in range(threads)]
+           stop_when_separated: bool = True, exploration: float = EXPLORATION,
+           epsilon: float = RANDOM_ROLLOUTS) -> Search:
+    """Single-observer ISMCTS over ``actions`` (the root's legal codes), one tree per thread;
+    ``epsilon``: the rollouts (RANDOM_ROLLOUTS, or the heuristic policy's epsilon)."""
+    trees = [IsmctsTree(sampler, seed % (1 << 64), t, exploration, epsilon=epsilon)
+             for t in range(threads)]
     shares = [_tree_share(iterations, threads, t) for t in range(threads)]
     budget = Budget(seconds, ISMCTS_FIRST_BATCH)
     done = 0              # iterations per tree so far (every tree runs the same batches)

@@ -57,12 +57,15 @@ GAME = Game(
     rules_options=(
         PLAYERS,
         Option("--intro", None, "the introductory game (default: the full game)"),
+        Option("--dig-may-stop", None, "rule option: the Digger may stop after any card "
+               "(default: it digs until its capacity is spent)"),
     ),
     best_options=(
         Option("--time", seconds, "search for S seconds", metavar="S", group="budget"),
         Option("--iterations", count, "N playouts", metavar="N", group="budget"),
-        Option("--method", str, "ismcts (default) or pimc", default="ismcts",
-               choices=("ismcts", "pimc")),
+        Option("--method", str, "ismcts (default), pimc, or with the heuristic rollout "
+               "policy ismcts-greedy, pimc-greedy", default="ismcts",
+               choices=("ismcts", "pimc", "ismcts-greedy", "pimc-greedy")),
         Option("--seat", whole(0, 3, "the seat"), "the asking seat (must be the position's)"),
         THREADS,
         SEED,
@@ -71,6 +74,6 @@ GAME = Game(
                         default=0),),
     position_help="one seat's view as `solver new tunhell` prints ('-': standard input)",
     variants=(dict(players=2, intro=True), dict(players=2), dict(players=3),
-              dict(players=4)),
+              dict(players=4), dict(players=3, dig_may_stop=True)),
     bench_positions="tunhell.jsonl",
 )

@@ -8,13 +8,18 @@ uniformly among those consistent with it (``kernels.tunhell_sample``) and draw a
 every round or iteration. A full ``State`` given instead is first reduced to one seat's view.
 
 Estimates (``solver.search.ismcts`` explains both methods, their intervals, budgets, stopping
-and reproducibility): for each legal action of the seat to move, the seat's win probability
-(a shared win counts its share) and expected score margin (its points minus the best other
-seat's at the end), each with a 95% interval. ``iterations`` counts playouts for both methods.
+and reproducibility): for each legal action of the seat to move, a value (the seat's mean result
+share; a shared win counts its share) and expected score margin (its points minus the best other
+seat's at the end), each with a 95% interval. What the value estimates is its label
+(:data:`ESTIMATES`): ``win_rate_random_continuation`` (PIMC), ``win_rate_greedy_continuation``
+(PIMC with the heuristic rollout policy, ``solver.games.tunhell.rollout``), ``search_value``
+(ISMCTS, either rollouts); never a win probability under best play, which hidden hands leave
+undefined. ``iterations`` counts playouts for every method.
 
 Bots (``bot_named``): ``random``; ``greedy`` (``solver.games.tunhell.greedy``: recruit strong cards,
-dig when safe, fight cheaply); ``pimc[:ITERATIONS]`` and ``ismcts[:ITERATIONS]`` (the search's
-recommended action; default DEFAULT_BOT_ITERATIONS; a forced action is played without search).
+dig when safe, fight cheaply); ``pimc[:ITERATIONS]``, ``ismcts[:ITERATIONS]`` and their
+heuristic-rollout forms ``pimc-greedy``, ``ismcts-greedy`` (the search's recommended action;
+default DEFAULT_BOT_ITERATIONS; a forced action is played without search).
 A bot is shown only its seat's information set.
 """
 from __future__ import annotations
@@ -38,7 +43,18 @@ DEFAULT_ITERATIONS = 20_000      # playouts per estimate without a budget: about
 #                                  on one core (2 players; 4 players: about 0.7 s)
 DEFAULT_BOT_ITERATIONS = 5_000   # playouts per decision of the pimc and ismcts bots: with 1000
 #                                  they only drew level with greedy in 2-player test matches
-METHODS = ("ismcts", "pimc")
+ROLLOUT_EPSILON = 0.1            # the heuristic rollouts' share of uniformly random actions
+# method -> (driver, rollouts): the "-greedy" methods roll out with the engine's heuristic policy
+# (greedy's habits on the deal being played, a random action with probability ROLLOUT_EPSILON)
+SEARCHES = {"ismcts": ("ismcts", search.RANDOM_ROLLOUTS), "pimc": ("pimc", search.RANDOM_ROLLOUTS),
+            "ismcts-greedy": ("ismcts", ROLLOUT_EPSILON), "pimc-greedy": ("pimc", ROLLOUT_EPSILON)}
+METHODS = tuple(SEARCHES)
+
+
+def run_search(method: str, sampler, codes, seat, **budget) -> search.Search:
+    """The driver of ``method`` with its rollouts."""
+    driver, epsilon = SEARCHES[method]
+    return getattr(search, driver)(sampler, codes, seat, epsilon=epsilon, **budget)
 
 
 # --- positions -----------------------------------------------------------------------------------
@@ -64,11 +80,11 @@ def read_position(position: str | InfoSet | State, seat: int | None = None) -> I
 
 
 def new_position(players: int = 2, intro: bool = False, seed: int | None = None,
-                 seat: int = 0) -> str:
+                 seat: int = 0, dig_may_stop: bool = False) -> str:
     """A new game's position as JSON, seen by ``seat`` (seat 0 moves first). ``seed=None``
-    deals at random."""
+    deals at random. ``dig_may_stop``: the rule option "the Digger may stop after any card"."""
     _check_players(players)
-    rules = Rules(players, intro)
+    rules = Rules(players, intro, dig_may_stop)
     dealt = reference.new_game(rules, random.SystemRandom().getrandbits(63) if seed is None
                                else seed)
     return reference.to_json(reference.information_set(dealt, seat))
@@ -76,29 +92,42 @@ def new_position(players: int = 2, intro: bool = False, seed: int | None = None,
 
 # --- best action ---------------------------------------------------------------------------------
 
+# What each figure estimates (the key its value carries in --json; README "Tunhell" explains):
+RANDOM_CONTINUATION = "win_rate_random_continuation"   # PIMC, uniformly random rollouts
+GREEDY_CONTINUATION = "win_rate_greedy_continuation"   # PIMC, the heuristic rollout policy
+SEARCH_VALUE = "search_value"                          # ISMCTS: mean result of the visits
+ESTIMATES = {"pimc": RANDOM_CONTINUATION, "pimc-greedy": GREEDY_CONTINUATION,
+             "ismcts": SEARCH_VALUE, "ismcts-greedy": SEARCH_VALUE}
+
+
 @dataclass
 class ActionEstimate:
-    """One legal action: the seat's win probability and score margin with 95% intervals, and the
-    samples behind them (PIMC: rounds; ISMCTS: visits of its root child). Without samples the
-    means are None; with one the margin interval is None."""
+    """One legal action: ``value``, the seat's mean result share (1 a win, 1/k a shared win)
+    over the samples behind it, and its score margin, with 95% intervals. What ``value``
+    estimates is ``estimates`` (never a win probability under best play: see ESTIMATES).
+    ``samples``: PIMC rounds, or ISMCTS visits of the root child. Without samples the means are
+    None; with one the margin interval is None."""
 
     action: Action
-    win_probability: float | None
+    value: float | None
     win_interval: tuple[float, float]
     margin: float | None
     margin_interval: tuple[float, float] | None
     samples: int
+    estimates: str = SEARCH_VALUE
 
     @property
     def name(self) -> str:
         return str(self.action)
 
     def to_dict(self) -> dict:
-        return dict(action=self.name, win_probability=_rounded(self.win_probability),
-                    win_interval=[_rounded(x) for x in self.win_interval],
-                    margin=_rounded(self.margin),
-                    margin_interval=None if self.margin_interval is None else
-                    [_rounded(x) for x in self.margin_interval], samples=self.samples)
+        counted = "visits" if self.estimates == SEARCH_VALUE else "samples"
+        return {"action": self.name, "estimates": self.estimates,
+                self.estimates: _rounded(self.value),
+                "win_interval": [_rounded(x) for x in self.win_interval],
+                "margin": _rounded(self.margin),
+                "margin_interval": None if self.margin_interval is None else
+                [_rounded(x) for x in self.margin_interval], counted: self.samples}
 
 
 @dataclass
@@ -128,6 +157,7 @@ class BestAction:
 
     def to_dict(self) -> dict:
         return dict(game="tunhell", position=self.position, seat=self.seat, method=self.method,
+                    estimates=ESTIMATES[self.method],
                     best=self.best_name, moves=[m.to_dict() for m in self.moves],
                     win_interval="wilson 95%", margin_interval="normal 95%",
                     iterations=self.iterations, nodes=self.nodes,
@@ -148,10 +178,10 @@ def best_action(position: str | InfoSet | State, seat: int | None = None,
     if seconds is None and iterations is None:
         iterations = DEFAULT_ITERATIONS
     sampler, codes = prepare_search(info, seed)
-    run = search.pimc if method == "pimc" else search.ismcts
-    found = run(sampler, codes, info.seat, iterations=iterations, seconds=seconds,
+    found = run_search(method, sampler, codes, info.seat, iterations=iterations, seconds=seconds,
                 threads=threads, seed=seed, stop_when_separated=stop_when_separated)
-    moves = [_estimate(to_action(code), found.totals, i) for i, code in enumerate(codes)]
+    moves = [_estimate(to_action(code), found.totals, i, ESTIMATES[method])
+             for i, code in enumerate(codes)]
     return BestAction(position=reference.to_json(info), seat=info.seat, method=method,
                       moves=moves, best=moves[found.best].action, iterations=found.iterations,
                       seconds=found.seconds, threads=threads, seed=seed, stopped=found.stopped,
@@ -165,10 +195,10 @@ def prepare_search(info: InfoSet, seed: int = 0) -> tuple[StateSampler, list[int
     return StateSampler(anchor, info.seat), anchor.legal_actions()
 
 
-def _estimate(action: Action, totals: search.Totals, i: int) -> ActionEstimate:
+def _estimate(action: Action, totals: search.Totals, i: int, estimates: str) -> ActionEstimate:
     n = int(totals.samples[i])
-    return ActionEstimate(action=action,
-                          win_probability=float(totals.share[i] / n) if n else None,
+    return ActionEstimate(action=action, estimates=estimates,
+                          value=float(totals.share[i] / n) if n else None,
                           win_interval=search.win_interval(totals, i),
                           margin=float(totals.margin[i] / n) if n else None,
                           margin_interval=search.margin_interval(totals, i), samples=n)
@@ -185,7 +215,7 @@ def _check_search_options(info: InfoSet, method, seconds, iterations, threads, s
         raise InputError(f"seat {info.to_move} is to move, but the position is seat "
                          f"{info.seat}'s view: only the mover's actions are estimated")
     if method not in METHODS:
-        raise InputError(f"unknown method {method!r}: choose {' or '.join(METHODS)}")
+        raise InputError(f"unknown method {method!r}: choose {', '.join(METHODS)}")
     if seconds is not None and (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
                                 or not seconds > 0):
         raise InputError(f"seconds must be positive, got {seconds!r}")
@@ -232,8 +262,8 @@ def search_bot(method: str, iterations: int | None = DEFAULT_BOT_ITERATIONS,
         sampler, codes = prepare_search(info, seed)
         if len(codes) == 1:
             return to_action(codes[0])
-        run = search.pimc if method == "pimc" else search.ismcts
-        found = run(sampler, codes, info.seat, iterations=iterations, seconds=seconds, seed=seed)
+        found = run_search(method, sampler, codes, info.seat, iterations=iterations,
+                           seconds=seconds, seed=seed)
         return to_action(codes[found.best])
     bot.__name__ = f"{method}:{iterations}"
     return bot
@@ -253,17 +283,20 @@ BOTS = matches.BotNames("tunhell", {
     "greedy": matches.without_options(greedy_bot, "greedy"),
     "pimc": _search_from("pimc"),
     "ismcts": _search_from("ismcts"),
+    "pimc-greedy": _search_from("pimc-greedy"),
+    "ismcts-greedy": _search_from("ismcts-greedy"),
 })
 bot_named = BOTS.named
 
 
 # --- games and matches ---------------------------------------------------------------------------
 
-def adapter(intro: bool = False) -> matches.GameAdapter:
+def adapter(intro: bool = False, dig_may_stop: bool = False) -> matches.GameAdapter:
     """Tunhell for the match runner: reference states, bots shown their seat's view."""
     return matches.GameAdapter(
-        name="tunhell-intro" if intro else "tunhell",
-        new_game=lambda seed, players: reference.new_game(Rules(players, intro), seed),
+        name=("tunhell-intro" if intro else "tunhell") + ("-may-stop" if dig_may_stop else ""),
+        new_game=lambda seed, players: reference.new_game(Rules(players, intro, dig_may_stop),
+                                                          seed),
         legal_moves=reference.legal_actions,
         apply=lambda state, action: reference.apply(state, action, check=False),
         is_over=reference.is_over, result=reference.result, to_move=reference.current_player,
@@ -309,12 +342,13 @@ class TurnRecord:
                     result=None if self.result is None else list(self.result))
 
 
-def play_game(players: int, bots, intro: bool = False, seed: int = 0) -> list[TurnRecord]:
+def play_game(players: int, bots, intro: bool = False, seed: int = 0,
+              dig_may_stop: bool = False) -> list[TurnRecord]:
     """One game from a ``seed`` deal, ``bots[seat]`` (names or callables) at each seat: every
     decision with the cards it drew, the fights, the loot and the scores."""
     _check_players(players)
     seat_bots = BOTS.seated(bots, players)
-    game = adapter(intro)
+    game = adapter(intro, dig_may_stop)
     records: list[TurnRecord] = []
 
     def record(state, seat, action, after):
@@ -368,19 +402,19 @@ def _dig_of(before: State, action: Action) -> tuple[int | None, int]:
         return action.mine, reference.dig_capacity(action.card, action.cards)
     if action.move == Move.DOOR:
         return action.mine, before.dig_left
-    if action.move == Move.HEART or (action.move == Move.FIGHT and not action.use_digger):
+    if action.move in (Move.HEART, Move.DIG_ON) or (action.move == Move.FIGHT and not action.use_digger):
         return before.dig_mine, before.dig_left
     return None, 0
 
 
 def match(players: int, bots, games: int, intro: bool = False, seed: int = 0,
-          on_game=None) -> matches.MatchResult:
+          on_game=None, dig_may_stop: bool = False) -> matches.MatchResult:
     """``games`` games between ``bots`` (one name or callable per seat), seats rotating and each
     deal replayed at every rotation (``solver.match``); win rates with 95% intervals."""
     _check_players(players)
     if not _whole(games) or games < 1:
         raise InputError(f"games must be a whole number >= 1, got {games!r}")
-    return matches.run_match(adapter(intro), players, BOTS.seated(bots, players), games, seed,
+    return matches.run_match(adapter(intro, dig_may_stop), players, BOTS.seated(bots, players), games, seed,
                              on_game=on_game)
 
 

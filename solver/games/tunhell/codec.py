@@ -33,7 +33,7 @@ from solver.games.tunhell.rules import (
 
 _PHASE_NAMES = {Phase.TURN: "turn", Phase.PLAY_NOW: "play-now", Phase.FIGHT: "fight",
                 Phase.GOLDEN_HEART: "golden-heart", Phase.BACK_DOOR: "back-door",
-                Phase.OVER: "over"}
+                Phase.OVER: "over", Phase.DIG_ON: "dig-on"}
 _PHASES = {text: phase for phase, text in _PHASE_NAMES.items()}
 
 
@@ -55,10 +55,11 @@ def to_json(info: InfoSet) -> str:
     """One player's view as JSON. Schema (every field required; cards are names from the card
     table, e.g. "warrior-2", "digger-2/+1", "dragon"; lists of cards are multisets, any order)::
 
-        {"game": "tunhell", "rules_version": 1,
-         "rules": {"players": 2..4, "intro": bool},
+        {"game": "tunhell", "rules_version": 2,
+         "rules": {"players": 2..4, "intro": bool, "dig_may_stop": bool},
          "seat": viewer, "to_move": seat, "turn": turns played, "passes": passes in a row,
-         "phase": "turn" | "play-now" | "fight" | "golden-heart" | "back-door" | "over",
+         "phase": "turn" | "play-now" | "fight" | "golden-heart" | "back-door" | "dig-on" |
+                  "over",                dig-on: only with dig_may_stop, the Digger may stop
          "pending": card | null,       play-now: the card recruited; fight: the enemy;
                                        golden-heart / back-door: that card; else null
          "hand": [cards],              the viewer's whole hand
@@ -95,7 +96,8 @@ def to_json(info: InfoSet) -> str:
              for o in range(i.rules.players)]
     doc = {
         "game": INFO.name, "rules_version": INFO.rules_version,
-        "rules": {"players": i.rules.players, "intro": i.rules.intro},
+        "rules": {"players": i.rules.players, "intro": i.rules.intro,
+                  "dig_may_stop": i.rules.dig_may_stop},
         "seat": i.seat, "to_move": i.to_move, "turn": i.turn, "passes": i.passes,
         "phase": _PHASE_NAMES[i.phase], "pending": _or_null(i.pending, as_name=True),
         "hand": _names(i.own_hand), "seats": seats, "center": _names(i.center),
@@ -119,7 +121,11 @@ def from_json(text: str | bytes) -> InfoSet:
     """Read a view written by :func:`to_json` (text, or UTF-8 bytes); a bad one raises
     InputError naming the field. Everything the engine will hold is checked here first
     (:func:`check_info`): types, the ranges its packed state takes, card conservation, what the
-    rules can reach, and that the seat to move has an action."""
+    rules can reach, and that the seat to move has an action.
+
+    Versions: ``rules_version`` 2 (written now) has ``rules.dig_may_stop``; a version-1 document
+    (written before the option existed) has no such field and means compulsory digging. Any other
+    version, or a field that disagrees with its version, is refused."""
     doc = load_document(text, "tunhell")
     r = _Reader()
     r.fields(doc, "position", ("game", "rules_version", "rules", "seat", "to_move", "turn",
@@ -128,11 +134,7 @@ def from_json(text: str | bytes) -> InfoSet:
                                "door", "trophies", "dig"))
     _expect(doc["game"] == INFO.name, "game",
             f"must be {INFO.name!r}, got {_shown(doc['game'])}")
-    _expect(type(doc["rules_version"]) is int and doc["rules_version"] == INFO.rules_version,
-            "rules_version", f"must be {INFO.rules_version}, got {_shown(doc['rules_version'])}")
-    r.fields(doc["rules"], "rules", ("players", "intro"))
-    rules = Rules(r.int(doc["rules"]["players"], "rules.players", 2, 4),
-                  r.bool(doc["rules"]["intro"], "rules.intro"))
+    rules = _read_rules(r, doc)
     n = rules.players
     _expect(isinstance(doc["phase"], str) and doc["phase"] in _PHASES, "phase",
             f"must be one of {', '.join(_PHASES)}, got {_shown(doc['phase'])}")
@@ -199,6 +201,28 @@ def from_json(text: str | bytes) -> InfoSet:
     check_info(info)
     check_reachable(info)
     return info
+
+
+READABLE_VERSIONS = (1, INFO.rules_version)   # 1: before the rule option dig_may_stop
+
+
+def _read_rules(r: _Reader, doc: dict) -> Rules:
+    """The rules of a document, by its rules_version: version 1 knows no dig_may_stop (digging
+    is compulsory), version 2 must say it."""
+    version = doc["rules_version"]
+    _expect(type(version) is int and version in READABLE_VERSIONS, "rules_version",
+            f"must be {' or '.join(map(str, READABLE_VERSIONS))}, got {_shown(version)}")
+    if version == 1:
+        _expect(not (isinstance(doc["rules"], dict) and "dig_may_stop" in doc["rules"]),
+                "rules.dig_may_stop", "rules_version 1 has no dig_may_stop (it came with "
+                "version 2): write rules_version 2")
+        r.fields(doc["rules"], "rules", ("players", "intro"))
+        may_stop = False
+    else:
+        r.fields(doc["rules"], "rules", ("players", "intro", "dig_may_stop"))
+        may_stop = r.bool(doc["rules"]["dig_may_stop"], "rules.dig_may_stop")
+    return Rules(r.int(doc["rules"]["players"], "rules.players", 2, 4),
+                 r.bool(doc["rules"]["intro"], "rules.intro"), may_stop)
 
 
 class _Reader:

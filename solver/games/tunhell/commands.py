@@ -5,28 +5,44 @@ from __future__ import annotations
 from solver.bench import timed
 
 
-def _players_intro(rules_options: dict) -> tuple[int, bool]:
+def _players_intro(rules_options: dict) -> tuple[int, bool, bool]:
     from solver.games.tunhell.api import _check_players
     _check_players(rules_options["players"])
-    return rules_options["players"], rules_options["intro"]
+    return rules_options["players"], rules_options["intro"], rules_options["dig_may_stop"]
 
 
 def best(position: str, rules_options: dict, options: dict):
     from solver.games.tunhell import api
+    if rules_options.get("dig_may_stop"):
+        _check_position_may_stop(position)
     return api.best_action(position, options["seat"], options["method"], options["time"],
                            options["iterations"], options["threads"], options["seed"])
+
+
+def _check_position_may_stop(position: str) -> None:
+    """The rules travel with the position; a --dig-may-stop that contradicts them is refused."""
+    from solver.errors import InputError
+    from solver.games.tunhell import api
+    if not api.read_position(position).rules.dig_may_stop:
+        raise InputError("--dig-may-stop: the position was written under compulsory digging "
+                         "(rules.dig_may_stop false); its rules are the position's")
 
 
 def best_text(found) -> str:
     """Each action on its own row; the name column is as wide as the longest name, so two
     actions never print alike."""
+    from solver.games.tunhell.api import ESTIMATES, SEARCH_VALUE
     width = max([len(m.name) for m in found.moves] + [len("action")])
+    label = ESTIMATES[found.method]
+    counted = "visits" if label == SEARCH_VALUE else "samples"
     lines = [f"seat {found.seat} to move; {found.method}, {found.iterations:,} playouts, "
-             f"{found.seconds:.2f} s (stopped: {found.stopped})", "",
-             f"{'action':<{width}} {'win %':>6}  {'95% interval':<15} {'margin':>7}  "
-             f"{'95% interval':<15} {'samples':>8}"]
+             f"{found.seconds:.2f} s (stopped: {found.stopped})",
+             f"value: {label} (the seat's mean result share; not a win probability under best "
+             "play)", "",
+             f"{'action':<{width}} {'value':>6}  {'95% interval':<15} {'margin':>7}  "
+             f"{'95% interval':<15} {counted:>8}"]
     for m in found.moves:
-        win = "-" if m.win_probability is None else f"{m.win_probability:.1%}"
+        win = "-" if m.value is None else f"{m.value:.1%}"
         low, high = m.win_interval
         margin = "-" if m.margin is None else f"{m.margin:+.2f}"
         spread = "" if m.margin_interval is None else \
@@ -41,17 +57,17 @@ def best_text(found) -> str:
 def new(rules_options: dict, seed: int, options: dict) -> str:
     from solver.games.tunhell import api
     from solver.errors import InputError
-    players, intro = _players_intro(rules_options)
+    players, intro, may_stop = _players_intro(rules_options)
     if options["seat"] >= players:
         raise InputError(f"--seat must be 0..{players - 1} with {players} players, got "
                          f"{options['seat']}")
-    return api.new_position(players, intro, seed, options["seat"])
+    return api.new_position(players, intro, seed, options["seat"], may_stop)
 
 
 def play(rules_options: dict, bots: list, seed: int, observer=None):
     from solver.games.tunhell import api
-    players, intro = _players_intro(rules_options)
-    turns = api.play_game(players, bots, intro, seed)
+    players, intro, may_stop = _players_intro(rules_options)
+    turns = api.play_game(players, bots, intro, seed, may_stop)
     if observer is not None:
         for turn in turns:
             observer(turn)
@@ -60,8 +76,8 @@ def play(rules_options: dict, bots: list, seed: int, observer=None):
 
 def match(rules_options: dict, bots: list, games: int, seed: int):
     from solver.games.tunhell import api
-    players, intro = _players_intro(rules_options)
-    return api.match(players, bots, games, intro, seed)
+    players, intro, may_stop = _players_intro(rules_options)
+    return api.match(players, bots, games, intro, seed, dig_may_stop=may_stop)
 
 
 def bots():

@@ -14,14 +14,14 @@ def from_reference(state: State) -> TunhellEngine:
     """The engine holding the same game as a reference State (which is not changed)."""
     values = {name: getattr(state, name) for name in _STATE_FIELDS}
     values.update(players=state.rules.players, intro=state.rules.intro,
-                  phase=int(state.phase))
+                  dig_may_stop=state.rules.dig_may_stop, phase=int(state.phase))
     return TunhellEngine.from_fields(values)
 
 
 def to_reference(engine: TunhellEngine) -> State:
     """The reference State of the engine's game (equal, field by field, to the reference's)."""
     values = engine.fields()
-    rules = Rules(values.pop("players"), values.pop("intro"))
+    rules = Rules(values.pop("players"), values.pop("intro"), values.pop("dig_may_stop"))
     values["phase"] = Phase(values["phase"])
     return State(rules, **values)
 

@@ -14,7 +14,9 @@ a random one of them). The habits it encodes:
   where it would send its companions away; a Dynamiter where opponents' Warriors outweigh ours;
 - **fight cheaply**: of the winning fight choices, the one spending the least combat value (the
   Digger's bonus costs the draws it had left);
-- the Golden Heart costs the weakest Digger; the Back Door faces the best-guarded mine.
+- the Golden Heart costs the weakest Digger; the Back Door faces the best-guarded mine;
+- under the rule option ``dig_may_stop``, **dig on** while the next card's expected points (and
+  what ending the game would bring) are positive, else stop.
 
 Numbers are hand-tuned, not fitted.
 """
@@ -112,7 +114,9 @@ def score(view: View, action: Action) -> float:
         return -quality(action.card)
     if move == Move.DOOR:
         return view.best_other_strength(action.mine) + 0.05 * view.info.mine_sizes[action.mine]
-    return 0.0     # PASS, the only action when it is legal
+    if move == Move.DIG_ON:
+        return dig_on_score(view)
+    return 0.0     # PASS, the only action when it is legal; STOP (digging on is scored against 0)
 
 
 def quality(card: int) -> float:
@@ -155,6 +159,15 @@ def dig_score(view: View, digger: int, mine: int, bonuses: tuple[int, ...]) -> f
     value, alive = expected_draws(view, mine, draws, dig_bonus(digger, bonuses), spare)
     value += game_end_stake(view, mine, draws, value) * alive
     return value - 0.5 * quality(digger) - BONUS_CARD_COST * len(bonuses)
+
+
+def dig_on_score(view: View) -> float:
+    """The next card's expected points, and the stake if drawing it may end the game."""
+    info = view.info
+    spare = sum(1 for k in view.hand if CARDS[k].role == Role.DIGGER)
+    value, alive = expected_draws(view, info.dig_mine, 1, dig_bonus(info.digger, info.boosts),
+                                  spare)
+    return value + game_end_stake(view, info.dig_mine, 1, value) * alive
 
 
 def expected_draws(view: View, mine: int, draws: int, bonus: int, spare_diggers: int

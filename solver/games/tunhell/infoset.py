@@ -392,7 +392,7 @@ _PENDING_ROLE = {Phase.FIGHT: Role.ENEMY, Phase.GOLDEN_HEART: Role.GOLDEN_HEART,
 
 def _check_turn(i: InfoSet) -> None:
     n = i.rules.players
-    digging = i.phase in _PENDING_ROLE
+    digging = i.phase in _PENDING_ROLE or i.phase == Phase.DIG_ON
     _expect(0 <= i.turn <= MAX_TURN, "turn", f"must be 0..{MAX_TURN}")
     _expect(0 <= i.shuffles <= MAX_TURN, "dwarf_pile.shuffles", f"must be 0..{MAX_TURN}")
     _expect(i.passes >= 0, "passes", "must not be negative")
@@ -410,6 +410,11 @@ def _check_turn(i: InfoSet) -> None:
     else:
         _expect(not i.boosts and i.dig_left == 0 and i.dig_mine == NO_MINE, "dig",
                 "no dig without a Digger")
+    if i.phase == Phase.DIG_ON:
+        _expect(i.rules.dig_may_stop, "phase",
+                "dig-on exists only under the rule option dig_may_stop")
+        _expect(i.dig_left > 0 and i.mine_sizes[i.dig_mine] > 0, "dig",
+                "dig-on asks only while the Digger has draws left and its mine has cards")
     if i.phase in _PENDING_ROLE:
         _expect(i.pending != NO_CARD and CARDS[i.pending].role == _PENDING_ROLE[i.phase],
                 "pending", f"phase {i.phase.name.lower()} resolves a "

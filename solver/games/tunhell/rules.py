@@ -29,11 +29,13 @@ effects happen inside :func:`apply` until the next decision. Phases (whose decis
               Digger's bonus; every choice reaching the enemy's value, and only those
     GOLDEN_HEART  which Digger kind to discard from the hand to carry the Golden Heart
     BACK_DOOR the mine the Back Door is placed facing
+    DIG_ON    rule option ``dig_may_stop``: after a card, the Digger may dig on or stop
     OVER      the game is over
 
 Action order (a C engine lists them the same way): TURN: RECRUIT by card id, then plays by hand
 card id, mine, Bonus multiset (Nawak 0..1, Pickaxe 0..1, Beer 0..n, nested in that order);
-FIGHT: W1 count, W2, W3, W4 (0..n each, nested), Digger bonus unused then used.
+FIGHT: W1 count, W2, W3, W4 (0..n each, nested), Digger bonus unused then used; DIG_ON: dig on,
+then stop digging.
 
 Chance: the state carries a splitmix64 generator (``State.chance``). Setup, Dwarf pile reshuffles
 (Fisher-Yates over the sorted discards) and the Ghost's random pick draw from it, so a state alone
@@ -57,10 +59,15 @@ Decisions beyond DECISIONS.md
 5. A proud Warrior blocks every other Warrior of its owner at that mine, proud or not, Dwouarf
    included; played where its owner has Warriors (Dwouarf included), it discards them.
 6. Dwouarf counts 0 in the access test; his -1 applies to enemies met at the mine where he stands.
-7. Digging is compulsory: the Digger draws until its capacity is spent, the mine is empty or
-   something stops it ("the player continues to draw if their Digger's capacity allows it").
-   Every card drawn counts against the capacity, whatever it is. So no turn needs an
+7. Digging is compulsory by default: the Digger draws until its capacity is spent, the mine is
+   empty or something stops it ("the player continues to draw if their Digger's capacity allows
+   it"). Every card drawn counts against the capacity, whatever it is. So no turn needs an
    "end of turn" decision: a turn is one action and what follows from it.
+   Rule option ``dig_may_stop`` (the text's "may then draw ... as many cards as its digging
+   capacity allows"): the first card is drawn at once; after each card that lets the dig go on
+   (Digger still there, draws left, cards left in the mine) the player decides, phase DIG_ON:
+   dig on (the next card) or stop digging (the turn ends, the Digger is discarded). A fight, the
+   Golden Heart and the Back Door are resolved first; the question follows them.
 8. Fights: a choice is a multiset of the player's Warriors at the mine plus, optionally, the
    Digger; any choice whose total reaches the enemy's value is legal, over-spends included. The
    Digger may join only if its combat bonus is positive (a bonus of 0 adds nothing to "use").
@@ -152,12 +159,15 @@ MASK64 = (1 << 64) - 1
 class Rules:
     players: int = 2
     intro: bool = False
+    dig_may_stop: bool = False     # the Digger may stop after any card (decision 7's option)
 
     def __post_init__(self):
         if not isinstance(self.players, int) or not 2 <= self.players <= 4:
             raise InputError(f"Tunhell is for 2 to 4 players, got {self.players!r}")
         if not isinstance(self.intro, bool):
             raise InputError(f"intro must be true or false, got {self.intro!r}")
+        if not isinstance(self.dig_may_stop, bool):
+            raise InputError(f"dig_may_stop must be true or false, got {self.dig_may_stop!r}")
 
 
 class Phase(IntEnum):
@@ -167,6 +177,7 @@ class Phase(IntEnum):
     GOLDEN_HEART = 3
     BACK_DOOR = 4
     OVER = 5
+    DIG_ON = 6     # after OVER so the values of the older phases stay as they were
 
 
 class Move(IntEnum):
@@ -179,6 +190,8 @@ class Move(IntEnum):
     FIGHT = 6      # cards: the Warriors discarded; use_digger: the Digger's bonus is used
     HEART = 7      # card: the Digger discarded from the hand to carry the Golden Heart
     DOOR = 8       # mine: where the Back Door is placed
+    DIG_ON = 9     # rule option dig_may_stop: draw the next card
+    STOP = 10      # rule option dig_may_stop: stop digging, the turn ends
 
 
 @dataclass(frozen=True, order=True)
@@ -204,6 +217,10 @@ class Action:
             spent = [extra] if extra else []
             return "fight with " + (" and ".join(spent + (["digger"] if self.use_digger else []))
                                     or "nothing")
+        if self.move == Move.DIG_ON:
+            return "dig on"
+        if self.move == Move.STOP:
+            return "stop digging"
         if self.move == Move.HEART:
             return f"carry the golden heart, discarding {name(self.card)}"
         return f"place the back door at mine {self.mine}"
@@ -433,6 +450,8 @@ def legal_actions(state: State) -> list[Action]:
         return [Action(Move.HEART, k) for k in _diggers_in_hand(s, p)]
     if s.phase == Phase.BACK_DOOR:
         return [Action(Move.DOOR, mine=m) for m in _open_mines(s)]
+    if s.phase == Phase.DIG_ON:
+        return [Action(Move.DIG_ON), Action(Move.STOP)]
     return []
 
 
@@ -553,6 +572,11 @@ def apply(state: State, action: Action, check: bool = True) -> State:
         _carry_heart(s, action.card)
     elif move == Move.DOOR:
         _place_door(s, action.mine)
+    elif move == Move.DIG_ON:
+        s.phase = Phase.TURN
+        _dig(s, drawing=True)
+    elif move == Move.STOP:
+        _end_turn(s)
     return s
 
 
@@ -619,14 +643,20 @@ def _play(s: State, action: Action) -> None:
             _take_from_hand(s, p, bonus)
         s.digger, s.boosts, s.dig_mine = card, list(action.cards), mine
         s.dig_left = dig_capacity(card, action.cards)
-        _dig(s)
+        _dig(s, drawing=True)
         return
     _end_turn(s)
 
 
-def _dig(s: State) -> None:
-    """Draw card by card and resolve each, until a decision is awaited or the turn or game ends."""
+def _dig(s: State, drawing: bool = False) -> None:
+    """Draw card by card and resolve each, until a decision is awaited or the turn or game ends.
+    ``drawing``: the next card is drawn without asking (the dig's first card, or "dig on");
+    otherwise a card has just been resolved and, under ``dig_may_stop``, the player is asked."""
     while s.digger != NO_CARD and s.dig_left > 0 and s.mines[s.dig_mine]:
+        if s.rules.dig_may_stop and not drawing:
+            s.phase = Phase.DIG_ON
+            return
+        drawing = False
         card = _draw(s, s.dig_mine)
         s.dig_left -= 1
         if not _resolve(s, card):
