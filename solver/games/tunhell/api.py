@@ -38,6 +38,7 @@ from solver.games.tunhell import Action, InfoSet, Move, Phase, Rules, State
 from solver.games.tunhell.cards import name
 from solver.games.tunhell.engine import from_reference, to_action
 from solver.games.tunhell.greedy import greedy_action
+from solver.options import check_players
 
 DEFAULT_ITERATIONS = 20_000      # playouts per estimate without a budget: about half a second
 #                                  on one core (2 players; 4 players: about 0.7 s)
@@ -83,7 +84,7 @@ def new_position(players: int = 2, intro: bool = False, seed: int | None = None,
                  seat: int = 0, dig_may_stop: bool = False) -> str:
     """A new game's position as JSON, seen by ``seat`` (seat 0 moves first). ``seed=None``
     deals at random. ``dig_may_stop``: the rule option "the Digger may stop after any card"."""
-    _check_players(players)
+    check_players(players)
     rules = Rules(players, intro, dig_may_stop)
     dealt = reference.new_game(rules, random.SystemRandom().getrandbits(63) if seed is None
                                else seed)
@@ -231,11 +232,6 @@ def _whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_players(players) -> None:
-    if not _whole(players) or players not in (2, 3, 4):
-        raise InputError(f"players must be 2, 3 or 4, got {players!r}")
-
-
 # --- bots ----------------------------------------------------------------------------------------
 
 def legal_actions_of(info: InfoSet, rng: random.Random) -> list[Action]:
@@ -346,7 +342,7 @@ def play_game(players: int, bots, intro: bool = False, seed: int = 0,
               dig_may_stop: bool = False) -> list[TurnRecord]:
     """One game from a ``seed`` deal, ``bots[seat]`` (names or callables) at each seat: every
     decision with the cards it drew, the fights, the loot and the scores."""
-    _check_players(players)
+    check_players(players)
     seat_bots = BOTS.seated(bots, players)
     game = adapter(intro, dig_may_stop)
     records: list[TurnRecord] = []
@@ -411,7 +407,7 @@ def match(players: int, bots, games: int, intro: bool = False, seed: int = 0,
           on_game=None, dig_may_stop: bool = False) -> matches.MatchResult:
     """``games`` games between ``bots`` (one name or callable per seat), seats rotating and each
     deal replayed at every rotation (``solver.match``); win rates with 95% intervals."""
-    _check_players(players)
+    check_players(players)
     if not _whole(games) or games < 1:
         raise InputError(f"games must be a whole number >= 1, got {games!r}")
     return matches.run_match(adapter(intro, dig_may_stop), players, BOTS.seated(bots, players), games, seed,

@@ -6,8 +6,8 @@ from solver.bench import timed
 
 
 def _players_intro(rules_options: dict) -> tuple[int, bool, bool]:
-    from solver.games.tunhell.api import _check_players
-    _check_players(rules_options["players"])
+    from solver.options import check_players
+    check_players(rules_options["players"])
     return rules_options["players"], rules_options["intro"], rules_options["dig_may_stop"]
 
 
