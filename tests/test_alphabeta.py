@@ -83,8 +83,8 @@ def test_enhanced_transposition_cutoffs_keep_the_exact_value(rng, capture_empty)
     """With cutoffs from the children's table entries tried at every node (swing threshold 0),
     every value is still the brute-force one, and such cutoffs do happen."""
     searcher, cutoffs = engine(), 0
-    for _ in range(60):
-        pos = random_position(rng, rng.randrange(2, 7), rng.randrange(4, 12))
+    for _ in range(40):
+        pos = random_position(rng, rng.randrange(2, 7), rng.randrange(4, 10))
         state = glue.to_packed(replace(pos, capture_empty=capture_empty))
         searcher.stats[ab.ETC_SWING] = 0
         found = searcher.solve(state)

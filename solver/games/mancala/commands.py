@@ -88,11 +88,13 @@ class ProofProgress:
     QUIET_SECONDS = 2.0
 
     def __init__(self, every: float = 5.0):
-        self.live, self.every, self.last = sys.stderr.isatty(), every, 0.0
+        self.live, self.every, self.last = sys.stderr.isatty(), every, None
 
     def __call__(self, proof) -> None:
-        if proof.seconds < self.QUIET_SECONDS or (not self.live and
-                                                   proof.seconds - self.last < self.every):
+        # The first line comes once the quiet seconds are over; a log then gets one line
+        # every few seconds, a terminal a redraw each time.
+        if proof.seconds < self.QUIET_SECONDS or (not self.live and self.last is not None
+                                                   and proof.seconds - self.last < self.every):
             return
         self.last = proof.seconds
         openings = " ".join(f"{o.name}:{bounds_text(o.lower, o.upper)}" for o in proof.openings)
@@ -106,7 +108,7 @@ class ProofProgress:
             print(text, file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        if self.live and self.last:
+        if self.live and self.last is not None:
             print(file=sys.stderr)
 
 
