@@ -166,15 +166,16 @@ def play(game, sides, seed):
     return state
 
 
-def line(game, ours_side, theirs_side, games, players):
+def line(game, ours_side, theirs_side, games, players, first=0):
     """Our bot in one seat, the OpenSpiel bot in the others, seats rotating (Mancala: each
-    opening of ``solver match`` played from both seats)."""
+    opening of ``solver match`` played from both seats); games ``first`` .. ``first+games-1``,
+    so a long line can be split over processes and its shares summed."""
     share = 0.0
-    for g in range(games):
+    for g in range(first, first + games):
         seat = g % players
         sides = [ours_side if s == seat else theirs_side for s in range(players)]
         final = play(game, sides, g)
-        if g % 10 == 9:
+        if (g - first) % 10 == 9:
             print(f"({game.get_type().short_name}: {g + 1} games)", file=sys.stderr, flush=True)
         share += (final.returns()[seat] + 1) / players      # back to our share
     mean = share / games
@@ -242,7 +243,8 @@ def matches(args):
                     their = AlphaBetaSpiel(args.time)
                 else:
                     their = SpielBot(label, make, calibrate(game, make, args.time))
-                line(game, ours(name, method, args.time), their, args.games, players)
+                line(game, ours(name, method, args.time), their, args.games, players,
+                     args.first_game)
 
 
 def steps(args):
@@ -294,6 +296,8 @@ def main():
     parser.add_argument("--time", type=float, default=0.1, help="seconds per decision")
     parser.add_argument("--games", type=int, default=100, help="games per line")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--first-game", type=int, default=0,
+                        help="number of the first game (split a line over processes)")
     parser.add_argument("--only", nargs="*", choices=("tunhell", "funkel", "mancala"))
     parser.add_argument("--methods", nargs="*", help="our methods (default: every one)")
     parser.add_argument("--steps", action="store_true", help="measure the adapter's step cost")
