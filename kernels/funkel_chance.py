@@ -54,15 +54,22 @@ def with_pending(state, push):
             (state[7] & ~_FIELD) | (np.uint64(push + 1) << _SHIFT))
 
 
+@kernel(types.int64[::1](STATE))
+def unseen_pool(state):
+    """The unseen gems of the public view, by colour, and their total (``public_pool``)."""
+    w = np.empty(WORDS, np.uint64)
+    load(w, state)
+    pool = np.empty(POOL_SIZE, np.int64)
+    public_pool(w, pool)
+    return pool
+
+
 @kernel(I64(STATE, types.int64[::1]))
 def chance_legal_moves(state, out):
     push = pending_push(state)
     if push < 0:
         return legal_actions(state, out)
-    w = np.empty(WORDS, np.uint64)
-    load(w, state)
-    pool = np.empty(POOL_SIZE, np.int64)
-    public_pool(w, pool)
+    pool = unseen_pool(state)
     n = 0
     for g in range(6):
         if pool[g] > 0:
@@ -73,10 +80,7 @@ def chance_legal_moves(state, out):
 
 @kernel(I64(STATE, types.float64[::1]))
 def chance_probabilities(state, out):
-    w = np.empty(WORDS, np.uint64)
-    load(w, state)
-    pool = np.empty(POOL_SIZE, np.int64)
-    public_pool(w, pool)
+    pool = unseen_pool(state)
     n = 0
     for g in range(6):
         if pool[g] > 0:
