@@ -48,13 +48,14 @@ GEM_NAMES = tuple(funkel.GEMS)
 
 @functools.lru_cache(maxsize=None)
 def tunhell_bases() -> tuple[str, ...]:
-    """Views from random games: every player count, both rule sets, every phase met, seen by
-    the mover (searchable) and by another seat."""
+    """Views from random games: every player count, both rule sets, both digging rules, every
+    phase met, seen by the mover (searchable) and by another seat."""
     views = []
-    for seed, (players, intro) in enumerate([(2, False), (3, False), (4, False), (2, True),
-                                             (3, True), (2, False)]):
+    for seed, (players, intro, may_stop) in enumerate([
+            (2, False, False), (3, False, False), (4, False, False), (2, True, False),
+            (3, True, False), (2, False, False), (3, False, True)]):
         rng = random.Random(seed)
-        s = tunhell.new_game(tunhell.Rules(players, intro), seed)
+        s = tunhell.new_game(tunhell.Rules(players, intro, may_stop), seed)
         step = 0
         while not tunhell.is_over(s):
             if step % 9 == 0 or s.phase != tunhell.Phase.TURN:
