@@ -94,6 +94,12 @@ OPS = ("drop", "duplicate", "retype", "perturb", "swap name", "swap values", "wr
 TEXT_OPS = ("truncate", "bad byte", "deep nesting", "long number", "junk after", "NaN")
 
 
+def retype(pick):
+    """A fresh copy of one of RETYPES: a later edit may change it in place, and a shared one
+    would carry that change into the next example (Hypothesis then sees a flaky strategy)."""
+    return copy.deepcopy(RETYPES[pick(len(RETYPES))])
+
+
 def pick_path(pick, doc) -> list:
     """A random path (keys and indices) to a value inside ``doc`` (never the root)."""
     path, here = [], doc
@@ -109,7 +115,7 @@ def damage(doc, pick, names: tuple[str, ...]) -> tuple[object, str]:
     """One damaging edit of a JSON value (in place where possible); the edit's class name."""
     path = pick_path(pick, doc)
     if not path:
-        return RETYPES[pick(len(RETYPES))], "retype"
+        return retype(pick), "retype"
     parent = doc
     for key in path[:-1]:
         parent = parent[key]
@@ -124,7 +130,7 @@ def damage(doc, pick, names: tuple[str, ...]) -> tuple[object, str]:
             others = list(parent)
             parent[key] = copy.deepcopy(parent[others[pick(len(others))]])
     elif op == "retype":
-        parent[key] = RETYPES[pick(len(RETYPES))]
+        parent[key] = retype(pick)
     elif op == "perturb":
         shift = NUMBER_SHIFTS[pick(len(NUMBER_SHIFTS))]
         if isinstance(value, bool):
