@@ -25,7 +25,7 @@ import pytest
 from numba import types
 
 from kernels._jit import kernel
-from tables import api, build, index
+from tables import api, build, index, rank
 from tables.format import Family
 from tables.probe import probe
 
@@ -79,7 +79,7 @@ def test_probe_from_python(benchmark, lower_levels):
     states = []
     for _ in range(1000):
         level = rng.randrange(1, LEVEL)
-        mover, other = index.unrank(6, level, rng.randrange(index.level_size(level)))
+        mover, other = rank.unrank(6, level, rng.randrange(index.level_size(level)))
         states.append((mover | config, other | config))
 
     def probe_all():

@@ -22,7 +22,8 @@ from numba import njit
 
 from kernels import mancala as game
 from tables import build as builder
-from tables.index import LEVEL_SIZE, PIT_LANES, level_index, stones_of
+from tables.index import LEVEL_SIZE, PIT_LANES
+from tables.rank import level_index, stones_of
 
 PAGE = 4096
 

@@ -1,7 +1,9 @@
 """Mancala (Kalah(m, n), m = 1..6 pits a side) endgame tables: the exact future store gain of
 every position with up to n stones in the pits, one signed byte each.
 
-    index        rank / unrank of stone distributions over the 2m pits (``split{m}-colex-v1``)
+    index        the index scheme (``split{m}-colex-v1``) and its plain-Python rank / unrank
+    rank         the compiled rank / unrank on packed pit lanes
+    lazy         compiled modules loaded on first use (listing tables compiles nothing)
     build        the retrograde step and the bucket kernels (Numba, prange over a piece)
     levels       the level loop (local and Dask), pieces of a level, resume inside a level
     mapping      level files memory-mapped side by side; the resident-memory budget

@@ -23,15 +23,17 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import mancala as game
-from tables import build as builder
 from tables.errors import TableError
 from tables.format import (SUFFIX, Family, family_of, check_header, is_temporary, level_filename,
                            open_table, read_header, rule_name)
 from tables.index import MAX_LEVEL, PIT_LANES, counts_at, index_of, pits_word
+from tables.lazy import lazy_module
 from tables.levels import (BuildProgress, BuildReport, LocalExecutor, build_levels,
                            check_writable)
 from tables.mapping import MappedLevels, MemoryBudget
+
+game = lazy_module("kernels.mancala")
+builder = lazy_module("tables.build")
 
 __all__ = ["Family", "BuildProgress", "BuildReport", "TableError", "build", "info", "verify",
            "probe", "load_for_search", "default_directory"]

@@ -51,8 +51,8 @@ from numba import prange, types
 
 from kernels import mancala as game
 from kernels._jit import kernel, parallel_kernel
-from tables.index import (BLOCK, HALF_SIZE, LEVEL_SIZE, PIT_LANES, level_index, level_offsets,
-                          stones_of, unrank_half)
+from tables.index import BLOCK, HALF_SIZE, LEVEL_SIZE, PIT_LANES, level_offsets
+from tables.rank import level_index, stones_of, unrank_half
 
 STATE = game.STATE
 _BEST_START = -(1 << 20)  # below any value: the first move always improves on it

@@ -27,7 +27,10 @@ Why blocks by the mover's stone count: a move that keeps every stone in the pits
 mover's stones along his own side, then hands the turn over, so the child is (y, x') with
 ``sum(x') = sum(x)``: the unordered split {s, n - s} never changes inside a level.
 
-Every rank is a handful of table lookups; the sums of 8-bit lanes use the packed state's SWAR
+This module is plain Python (numbers, sizes and the rank of a list of counts), so reading a
+table header or naming a position compiles nothing; ``tables.rank`` holds the compiled rank and
+unrank on packed pit lanes that builds and probes use, and the tests check the two agree. There
+every rank is a handful of table lookups; the sums of 8-bit lanes use the packed state's SWAR
 layout (a multiply by 0x0101... gives prefix sums in every lane).
 """
 from __future__ import annotations
@@ -35,9 +38,6 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
-from numba import types
-
-from kernels._jit import kernel
 
 MAX_PITS = 6                    # the packed state holds at most six pits a side
 PITS = 6                        # the default board
@@ -69,10 +69,8 @@ for _m in range(1, MAX_PITS + 1):
         BLOCK[_m, _n, _n + 2:] = BLOCK[_m, _n, _n + 1]
         assert BLOCK[_m, _n, _n + 1] == LEVEL_SIZE[_m, _n]
 
-# The m pit lanes of a packed side (PIT_LANES[m]), and 0x01 in each of the six lanes.
+# The m pit lanes of a packed side (PIT_LANES[m]).
 PIT_LANES = np.array([(1 << (8 * m)) - 1 for m in range(MAX_PITS + 1)], np.uint64)
-_PIT_ONES = np.uint64(0x0000010101010101)
-_BYTE = np.uint64(0xFF)
 
 
 def check_pits(pits) -> int:
@@ -94,62 +92,6 @@ def level_offsets(levels: int, pits: int = PITS) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(LEVEL_SIZE[pits, :levels + 1])]).astype(np.int64)
 
 
-@kernel(types.int64(types.uint64))
-def stones_of(pits):
-    """Stones in a side's pit lanes (the caller masks the word to its pits)."""
-    return np.int64((pits * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@kernel(types.int64(types.uint64, types.int64))
-def rank_half(pits, m):
-    """rank of one side's m pit lanes (other lanes zero): 0..H(m, stones) - 1."""
-    prefix = pits * _PIT_ONES  # lane i now holds x0 + ... + xi
-    rank = np.int64(0)
-    for i in range(m - 1):
-        rank += BAR_RANK[i, np.int64((prefix >> np.uint64(8 * i)) & _BYTE)]
-    return rank
-
-
-@kernel(types.int64(types.int64, types.int64, types.uint64, types.uint64))
-def level_index(m, level, mover_pits, other_pits):
-    """Index within ``level`` of the position whose pit lanes are ``mover_pits`` and
-    ``other_pits`` (both masked to PIT_LANES[m]; their stones must add up to ``level``)."""
-    s = stones_of(mover_pits)
-    return (BLOCK[m, level, s] + rank_half(mover_pits, m) * HALF_SIZE[m, level - s]
-            + rank_half(other_pits, m))
-
-
-@kernel(types.uint64(types.int64, types.int64, types.int64))
-def unrank_half(m, stones, rank):
-    """The m pit lanes of the distribution of ``stones`` whose rank is ``rank``."""
-    bars = np.zeros(MAX_PITS, np.int64)
-    q = stones + m - 2
-    for i in range(m - 2, -1, -1):  # greedy: the largest bar first (combinatorial number system)
-        while BAR_RANK[i, q - i] > rank:
-            q -= 1
-        rank -= BAR_RANK[i, q - i]
-        bars[i] = q
-        q -= 1
-    pits = np.uint64(0)
-    before = np.int64(0)
-    for i in range(m - 1):
-        prefix = bars[i] - i
-        pits |= np.uint64(prefix - before) << np.uint64(8 * i)
-        before = prefix
-    return pits | (np.uint64(stones - before) << np.uint64(8 * (m - 1)))
-
-
-@kernel(types.UniTuple(types.uint64, 2)(types.int64, types.int64, types.int64))
-def unrank(m, level, index):
-    """(mover_pits, other_pits) lanes of the position at ``index`` in ``level``."""
-    s = 0
-    while BLOCK[m, level, s + 1] <= index:
-        s += 1
-    within = index - BLOCK[m, level, s]
-    width = HALF_SIZE[m, level - s]
-    return unrank_half(m, s, within // width), unrank_half(m, level - s, within % width)
-
-
 # --- plain-Python views, for codecs and tests ----------------------------------------------------
 
 def pits_word(counts) -> np.uint64:
@@ -163,21 +105,51 @@ def counts_of_word(word, pits: int = PITS) -> tuple[int, ...]:
     return tuple((int(word) >> (8 * i)) & 0xFF for i in range(pits))
 
 
+def rank_of(counts) -> int:
+    """rank(x) of one side's m counts (sowing order): the colex rank of its bars."""
+    rank, prefix = 0, 0
+    for i, count in enumerate(counts[:-1]):
+        prefix += int(count)
+        rank += comb(prefix + i, i + 1)
+    return rank
+
+
+def counts_of_rank(m: int, stones: int, rank: int) -> tuple[int, ...]:
+    """The m counts of ``stones`` whose rank is ``rank`` (inverse of :func:`rank_of`): the
+    largest bar first, as in the combinatorial number system."""
+    bars, q = [0] * (m - 1), stones + m - 2
+    for i in range(m - 2, -1, -1):
+        while comb(q, i + 1) > rank:
+            q -= 1
+        rank -= comb(q, i + 1)
+        bars[i] = q
+        q -= 1
+    prefixes = [bar - i for i, bar in enumerate(bars)] + [stones]
+    return tuple(b - a for a, b in zip([0] + prefixes, prefixes))
+
+
 def index_of(counts) -> tuple[int, int]:
     """(level, index) of 2m pit counts: the mover's m in sowing order, then the other's."""
     pits = len(counts) // 2
     if len(counts) != 2 * pits or not 1 <= pits <= MAX_PITS:
         raise ValueError(f"a position needs 2m pit counts, m = 1..6, got {len(counts)}")
-    mover, other = pits_word(counts[:pits]), pits_word(counts[pits:])
+    mover, other = counts[:pits], counts[pits:]
+    if any(not 0 <= c <= 255 for c in counts):
+        raise ValueError(f"pit counts must be 0..255, got {counts!r}")
     level = sum(int(c) for c in counts)
     if level > MAX_LEVEL:
         raise ValueError(f"{level} stones in pits; the index covers at most {MAX_LEVEL}")
-    return level, int(level_index(pits, level, mover, other))
+    s = sum(int(c) for c in mover)
+    return level, int(BLOCK[pits, level, s]) + rank_of(mover) * comb(level - s + pits - 1,
+                                                                     pits - 1) + rank_of(other)
 
 
 def counts_at(level: int, index: int, pits: int = PITS) -> tuple[int, ...]:
     """The 2m pit counts at ``index`` of ``level`` (inverse of :func:`index_of`)."""
     if not 0 <= level <= MAX_LEVEL or not 0 <= index < LEVEL_SIZE[pits, level]:
         raise ValueError(f"no index {index} in level {level}")
-    mover, other = unrank(pits, level, index)
-    return counts_of_word(mover, pits) + counts_of_word(other, pits)
+    s = 0
+    while BLOCK[pits, level, s + 1] <= index:
+        s += 1
+    row, column = divmod(index - int(BLOCK[pits, level, s]), int(HALF_SIZE[pits, level - s]))
+    return counts_of_rank(pits, s, row) + counts_of_rank(pits, level - s, column)

@@ -35,11 +35,13 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from tables import build as builder
 from tables.errors import TableError
 from tables.format import (Family, atomic_file, fsync_directory, header_bytes, level_filename,
                            open_table, read_header)
+from tables.lazy import lazy_module
 from tables.mapping import MappedLevels, MemoryBudget
+
+builder = lazy_module("tables.build")
 
 PIECE_MAGIC = b"SOLVPCE\n"
 _FRAME = struct.Struct("<8sI")

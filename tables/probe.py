@@ -24,7 +24,8 @@ from numba import types
 
 from kernels import mancala as game
 from kernels._jit import kernel
-from tables.index import LEVEL_SIZE, MAX_LEVEL, PIT_LANES, level_index, stones_of
+from tables.index import LEVEL_SIZE, MAX_LEVEL, PIT_LANES
+from tables.rank import level_index, stones_of
 
 NO_ENTRY = -32768  # never a value: |V| <= stones in the pits <= 48
 PROBE_SIGNATURE = types.int64(game.STATE, types.int8[::1], types.int64[::1])

@@ -48,6 +48,14 @@ def test_best_move_from_the_start_draws_the_board_and_names_the_move():
         assert label in done.stdout
 
 
+@pytest.mark.parametrize("method", [(), ("--mcts", "--simulations", "200")])
+def test_an_endgame_of_any_stone_count_is_searched_and_drawn(method):
+    # 3 stones on a 6-pit board: no Kalah(6, n) starts with that many, yet it is a position
+    done = run("best", "mancala", "0,0,0,0,0,2/1,0,0,0,0,0 0-0 A", *method)
+    assert done.returncode == 0, done.stderr
+    assert "<- A to move" in done.stdout and "best move: 6" in done.stdout
+
+
 def test_best_json_has_the_documented_fields_and_agrees_with_the_api():
     out = run_json("best", "mancala", "4,4,4/4,4,4 0-0 A", "--exact", "--all-moves")
     for field in ("move", "value", "exact", "pv", "nodes", "seconds", "moves"):

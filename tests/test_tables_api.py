@@ -11,7 +11,7 @@ import pytest
 
 from solver import tables as api
 from solver.games.mancala import api as mancala
-from tables import api as tables_api, build, index
+from tables import api as tables_api, build, index, rank
 from tables.errors import TableError
 from tables.format import Family, level_filename as _level_filename
 from tables.levels import found_pieces
@@ -235,7 +235,7 @@ def test_the_numba_probe_reads_every_loaded_level_and_nothing_beyond(built, rng)
     for _ in range(500):
         level = rng.randrange(0, TOP + 1)
         i = rng.randrange(index.level_size(level))
-        mover, other = index.unrank(6, level, i)
+        mover, other = rank.unrank(6, level, i)
         stores = np.uint64(rng.randrange(20)) << np.uint64(48)  # stores never matter
         assert probe((mover | config | stores, other | config), loaded.data,
                      loaded.offsets) == tables.level(level)[i]
@@ -254,7 +254,7 @@ def test_the_probe_reads_the_tables_of_its_own_board_only(tmp_path, rng):
     for _ in range(200):
         level = rng.randrange(0, 7)
         i = rng.randrange(index.level_size(level, 3))
-        mover, other = index.unrank(3, level, i)
+        mover, other = rank.unrank(3, level, i)
         assert probe((mover | config, other | config), loaded.data, loaded.offsets) \
             == tables.level(level)[i]
     six = build.config_word(True, 6)

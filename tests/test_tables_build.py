@@ -184,9 +184,9 @@ def test_random_entries_of_level_16_and_up_equal_alpha_beta_solve(rng, capture_e
 FRESH_PROCESS = """
 import json
 from kernels._jit import cache_hits
-from tables import build, index, probe
+from tables import build, index, probe, rank
 kernels = dict(compute=build.compute_range_parallel, scatter=build.scatter_range,
-               half_tables=build._half_tables, unrank=index.unrank, probe=probe.probe)
+               half_tables=build._half_tables, unrank=rank.unrank, probe=probe.probe)
 print(json.dumps({name: cache_hits(k) for name, k in kernels.items()}))
 """
 

@@ -16,7 +16,6 @@ def rules_and_position(position: str | None, pits, stones, capture_empty):
 
 def best(position: str | None, rules_options: dict, options: dict):
     """Alpha-beta (timed, to a depth, or exact) or, with ``mcts``, Monte Carlo tree search."""
-    from solver.games.mancala.api import best_move
     pos, rules = rules_and_position(position, **rules_options)
     if options["mcts"]:
         return _mcts(pos, rules, options)
@@ -28,6 +27,7 @@ def best(position: str | None, rules_options: dict, options: dict):
         for option in ("max_seconds", "max_nodes"):
             if options[option] is not None:
                 raise InputError(f"--{option.replace('_', '-')} goes with --exact")
+    from solver.games.mancala.api import best_move     # compiled: only once the input is good
     progress = ProofProgress() if options["exact"] else None
     try:
         return best_move(pos, rules, seconds=options["time"], depth=options["depth"],
@@ -55,7 +55,7 @@ def _mcts(pos, rules, options):
 def best_text(found) -> str:
     if hasattr(found, "simulations"):      # an MCTS answer (its module stays unimported)
         return _mcts_text(found)
-    rules, pos = found.rules, reference.from_text(found.position, found.rules)
+    rules, pos = found.rules, reference.from_text(found.position)  # any stone count: no rules check
     capture = "also from an empty opposite pit" if rules.capture_empty else \
         "only from a non-empty opposite pit"
     how = "exact" if found.exact else f"depth {found.depth}"
@@ -122,7 +122,7 @@ def _hours_minutes_seconds(seconds: float) -> str:
 
 
 def _mcts_text(found) -> str:
-    rules, pos = found.rules, reference.from_text(found.position, found.rules)
+    rules, pos = found.rules, reference.from_text(found.position)  # any stone count: no rules check
     lines = [f"Kalah({rules.pits},{rules.stones}) position {found.position}   (MCTS, "
              f"{found.threads} thread{'s' * (found.threads > 1)}, seed {found.seed})", "",
              reference.draw(pos), "",
