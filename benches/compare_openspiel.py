@@ -2,7 +2,7 @@
 
     pip install 'solver[openspiel]'        # or: pip install open-spiel
     python benches/compare_openspiel.py [--playouts 300000] [--simulations 10000 100000]
-                                        [--repeats 5] [--seed 1] [--json PATH]
+                                        [--repeats 5] [--seed 1] [--threads 2] [--json PATH]
 
 OpenSpiel's ``mancala`` is Kalah(6,4) with captures only from a non-empty opposite pit, so ours
 plays ``capture_empty=False`` throughout (``tests/test_openspiel_parity.py`` checks the two
@@ -25,6 +25,10 @@ What is timed (wall clock, compile and first-call costs excluded by a warm-up):
   ``RandomRolloutEvaluator(1)``, timing ``mcts_search`` (the simulation count is checked on the
   returned root); its rewards are +1/-1/0, ours 1/0.5/0, so its ``uct_c`` is twice our ``c``
   (the same exploration). Ours: ``solver.games.mancala.mcts.mcts_best_move(threads=1)``.
+- With ``--threads N`` (N > 1), ours also with N threads (root parallelism: N trees sharing the
+  simulations, their root statistics summed), interleaved with the one-thread run of the same
+  repeat; printed as the N-thread rate over the one-thread rate (issue 13's target: >= 1.8x
+  with 2 threads on a free machine).
 - Perft from the start, depths 1..6: ours (``solver.mancala.perft``, ``capture_empty=False``)
   against a walk over OpenSpiel's states; they must be identical (exit code 1 otherwise).
 """
@@ -62,6 +66,8 @@ def parse_args(argv):
                         help="MCTS simulation budgets (default 10000 100000)")
     parser.add_argument("--repeats", type=int, default=5, help="repeats per figure (default 5)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="also time ours with this many threads (default 1: not)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     return parser.parse_args(argv)
 
@@ -119,8 +125,8 @@ def our_playouts(playouts: int, seed: int) -> tuple[int, float]:
     return int(plies), seconds
 
 
-def our_mcts(simulations: int, seed: int) -> float:
-    found, seconds = timed(mcts_best_move, None, RULES, simulations=simulations, threads=1,
+def our_mcts(simulations: int, seed: int, threads: int = 1) -> float:
+    found, seconds = timed(mcts_best_move, None, RULES, simulations=simulations, threads=threads,
                            seed=seed)
     assert found.simulations == simulations
     return seconds
@@ -188,14 +194,17 @@ def main(argv=None) -> int:
     our_mean_plies = our_plies_total / our_games
 
     # Step 3. MCTS, interleaved, per budget.
-    mcts_rates = {}
+    mcts_rates, threaded_rates = {}, {}
     for simulations in args.simulations:
-        theirs, ours = [], []
+        theirs, ours, threaded = [], [], []
         for r in range(args.repeats):
             seed = args.seed + r
             theirs.append(simulations / openspiel_mcts(pyspiel, game, simulations, seed))
             ours.append(simulations / our_mcts(simulations, seed))
+            if args.threads > 1:
+                threaded.append(simulations / our_mcts(simulations, seed, args.threads))
         mcts_rates[simulations] = (theirs, ours)
+        threaded_rates[simulations] = threaded
     load_after = os.getloadavg()
 
     # Step 4. Report.
@@ -224,6 +233,13 @@ def main(argv=None) -> int:
     verdict = "met" if mcts_ratio >= TARGET_MCTS_RATIO else "NOT met"
     print(f"target: ours >= {TARGET_MCTS_RATIO:.0f}x OpenSpiel's MCTS sims/s at "
           f"{args.simulations[-1]:,} sims: {verdict} ({mcts_ratio:.1f}x)")
+    for simulations, threaded in threaded_rates.items():
+        if threaded:
+            one = mcts_rates[simulations][1]
+            gain = paired(one, threaded)
+            print(f"ours with {args.threads} threads, {simulations:,} sims: "
+                  f"{med(threaded):,.0f} sims/s = {gain:.2f}x one thread (paired; target >= "
+                  f"1.8x with 2 threads on a free machine: {'met' if gain >= 1.8 else 'NOT met'})")
     print()
     print("how it was measured:")
     print(f"  OpenSpiel playouts: C++ RandomRolloutEvaluator({args.playouts:,} rollouts) in one "
@@ -252,8 +268,10 @@ def main(argv=None) -> int:
     if args.json:
         with open(args.json, "w") as out:
             json.dump(dict(command=command.strip(), versions=info, repeats=args.repeats,
-                           rates=rates, mcts={str(k): dict(openspiel=v[0], ours=v[1])
+                           rates=rates, mcts={str(k): dict(openspiel=v[0], ours=v[1],
+                                                           ours_threaded=threaded_rates[k])
                                               for k, v in mcts_rates.items()},
+                           threads=args.threads,
                            openspiel_mean_plies=os_mean_plies, our_mean_plies=our_mean_plies,
                            table=[dict(figure=n, openspiel=t, ours=o, ratio=o / t,
                                        paired_ratio=pr) for n, t, o, pr in rows],
