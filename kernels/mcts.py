@@ -43,7 +43,9 @@ Progressive bias (option PRIOR, off unless the driver asks; ``bias`` > 0): when 
 is expanded, the game's ``prior`` scores its moves; the moves are then stored best prior first
 (a stable sort, so equal priors keep legal_moves order), which makes the edges open in the
 prior's order, and UCT adds ``bias * prior / (1 + n)`` to each edge's priority (n the edge's
-visits): a bonus that steers the first visits and fades as real statistics accumulate.
+visits): a bonus that steers the first visits and fades as real statistics accumulate. The root
+takes its own weight ``root_bias``: its edges are the answer, so a strong bias there pulls the
+answer toward the prior, while below the root it models how the other seats will play.
 
 The MCTS-Solver (option SOLVER; 2 players whose rewards sum to 1 and scores to 0): a finished
 node is proven with its returns, a decision node once a child gives its mover reward 1 or every
@@ -72,8 +74,9 @@ node costs a descent two cache lines::
                               rewards of the node's MOVER over edge i's simulations
     moves   int32[N, A]       [node, i]: the i-th legal move (read when a simulation leaves the
                               tree, and by the driver)
-    priors  float64[N, V]     PRIOR: [node, i] bias * the prior of edge i (a decision node's,
-                              set at expansion); without PRIOR it may have a single row
+    priors  float64[N, V]     PRIOR: [node, i] bias (root_bias at the root) * the prior of edge
+                              i (a decision node's, set at expansion); without PRIOR it may
+                              have a single row
     proven  float64[N, 2]     SOLVER: 1 + the exact reward of seat 0 (0: not proven, so a search
                               without the SOLVER never touches it) and a final score of seat 0
                               that goes with it
@@ -408,13 +411,14 @@ def _random_rollout(state, rng, out, legal_moves, play, to_move, chance_probabil
         state, _ = play(state, move_buffer[pick])
 
 
-def _search(root_state, simulations, c, bias, players, options, record, moves, values, priors,
-            proven, states, root_scores, meta, table, legal_moves, play, to_move,
+def _search(root_state, simulations, c, bias, root_bias, players, options, record, moves,
+            values, priors, proven, states, root_scores, meta, table, legal_moves, play, to_move,
             chance_probabilities, returns, rollout, prior):
     """Run up to ``simulations`` more simulations on the tree in the arrays (the first call
     on empty arrays, meta[NODES] == 0, adds the root). Returns how many ran: fewer once the
     SOLVER proves the root. ``c``: UCT exploration constant (rewards are in [0, 1]).
-    ``bias``: the weight of the prior (option PRIOR; not with the SOLVER).
+    ``bias``, ``root_bias``: the weight of the prior below and at the root (option PRIOR; not
+    with the SOLVER).
     ``table``: :func:`uct_table` of any length (a speed matter only)."""
     capacity, width = record.shape[0], moves.shape[1]
     children = HEADER + width              # record column of edge 0's child
@@ -456,7 +460,8 @@ def _search(root_state, simulations, c, bias, players, options, record, moves, v
                 record[node, MOVER] = to_move(state) if count > 0 else 0
                 if biased and count > 0 and record[node, MOVER] != CHANCE:
                     prior(state, weights)
-                    order_by_prior(priors, moves, node, count, weights, bias)
+                    order_by_prior(priors, moves, node, count, weights,
+                                   root_bias if node == 0 else bias)
             if count == 0:
                 # Step 1a. Game over: score it; the SOLVER marks it proven.
                 returns(load_state(states, node, root_state), out)
@@ -544,7 +549,8 @@ def search_signature(state_type):
     """``_search``'s signature for a game's state type."""
     game = game_signatures(state_type)
     return types.int64(
-        state_type, types.int64, types.float64, types.float64, types.int64, types.int64,
+        state_type, types.int64, types.float64, types.float64, types.float64, types.int64,
+        types.int64,
         types.int32[:, ::1], types.int32[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
         types.float64[:, ::1], types.uint64[:, ::1], types.float64[::1], types.int64[::1],
         types.float64[:, ::1],

@@ -83,7 +83,7 @@ def test_the_bot_name_carries_rollout_and_exploration_constant():
 
 @pytest.mark.parametrize("name", ["chance-mcts:200:greedy:0", "chance-mcts:200:greedy:-1",
                                   "chance-mcts:200:greedy:inf", "chance-mcts:200:greedy:x",
-                                  "chance-mcts:200:greedy:1:2:3", "chance-mcts:200:smart"])
+                                  "chance-mcts:200:greedy:1:2:3:4", "chance-mcts:200:smart"])
 def test_bad_chance_mcts_bot_names_are_input_errors(name):
     with pytest.raises(InputError, match="chance-mcts bot"):
         bot_named(name)
@@ -195,10 +195,12 @@ def test_the_search_tree_opens_the_greedy_pushes_first():
 def test_the_bot_name_carries_the_prior_weight():
     assert bot_named("chance-mcts:300:greedy:1.0:2.5")
     assert bot_named("chance-mcts:300:random:1.0:0")
+    assert bot_named("chance-mcts:300:greedy:1.0:30:0")
 
 
 @pytest.mark.parametrize("name", ["chance-mcts:300:random:1.0:-1", "chance-mcts:300:random:1:x",
-                                  "chance-mcts:300:random:1:inf", "chance-mcts:3:random:1:1:1"])
+                                  "chance-mcts:300:random:1:inf", "chance-mcts:3:random:1:1:-1",
+                                  "chance-mcts:3:random:1:1:1:1"])
 def test_bad_prior_weights_are_input_errors(name):
     with pytest.raises(InputError):
         bot_named(name)

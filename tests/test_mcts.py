@@ -380,6 +380,15 @@ def test_a_prior_opens_its_move_first_and_steers_the_first_visits():
     assert tree.edges[0, k.EDGE_VISITS, 0] > 2 * tree.edges[0, k.EDGE_VISITS, 1]
 
 
+def test_the_root_takes_its_own_weight():
+    trees, _ = mcts.grow_trees(BIASED_BITS, BITS_ROOT, simulations=200, seed=13, bias=50.0,
+                               root_bias=0.0)
+    tree = trees[0]
+    assert list(tree.priors[0, :2]) == [0.0, 0.0]
+    seat1 = child_of(tree, 0, 0)
+    assert tree.nodes[seat1, k.MOVES] == 2 and list(tree.priors[seat1, :2]) == [50.0, 0.0]
+
+
 def test_the_bias_fades_so_the_search_still_finds_the_max_n_move():
     found = mcts.search(BIASED_BITS, BITS_ROOT, simulations=20_000, seed=13, c=0.5, bias=1.0)
     assert found.move == 0 and found.bias == 1.0

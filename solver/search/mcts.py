@@ -63,7 +63,8 @@ class MctsResult:
     one record an MCTS answer is. The driver fills in kernel move ids; a game renames the moves
     (``dataclasses.replace``) and says what was asked (``position``, ``rules``). ``proven``: the
     root's exact reward for its mover when the SOLVER proved it. ``seed`` and ``c``: the
-    search's seed and UCT constant; ``bias`` the prior's weight (0: no progressive bias)."""
+    search's seed and UCT constant; ``bias`` the prior's weight (0: no progressive bias) and
+    ``root_bias`` its weight at the root."""
 
     move: int
     moves: dict[int, EdgeStats]
@@ -76,6 +77,7 @@ class MctsResult:
     seed: int = 0
     c: float = DEFAULT_C
     bias: float = 0.0
+    root_bias: float = 0.0
     position: str = ""
     rules: object = None
 
@@ -166,32 +168,36 @@ def tree_capacity(game: MctsGame, state, threads: int, simulations: int | None,
 def search(game: MctsGame, state, *, simulations: int | None = None,
            seconds: float | None = None, threads: int = 1, seed: int = 0, c: float = DEFAULT_C,
            solver: bool = False, memory_mb: int = DEFAULT_MEMORY_MB,
-           bias: float = 0.0) -> MctsResult:
+           bias: float = 0.0, root_bias: float | None = None) -> MctsResult:
     """Grow ``threads`` trees from ``state`` (a decision node, game not over) for
     ``simulations`` in all and/or ``seconds`` (whichever ends first; neither:
     DEFAULT_SIMULATIONS), and choose a move. ``c``: UCT exploration constant. ``solver``:
     MCTS-Solver backups (2-player games), which stop a tree once its root is proven.
     ``bias`` > 0: progressive bias by the game's ``prior`` with this weight (kernels.mcts,
-    option PRIOR; not with the solver); 0 leaves the search exactly as without a prior."""
+    option PRIOR; not with the solver), ``root_bias`` at the root (None: ``bias``); both 0
+    leave the search exactly as without a prior."""
+    root_bias = bias if root_bias is None else root_bias
     trees, elapsed = grow_trees(game, state, simulations=simulations, seconds=seconds,
                                 threads=threads, seed=seed, c=c, solver=solver,
-                                memory_mb=memory_mb, bias=bias)
-    return replace(summarize(trees, elapsed), seed=seed, c=c, bias=bias)
+                                memory_mb=memory_mb, bias=bias, root_bias=root_bias)
+    return replace(summarize(trees, elapsed), seed=seed, c=c, bias=bias, root_bias=root_bias)
 
 
 def grow_trees(game: MctsGame, state, *, simulations: int | None = None,
                seconds: float | None = None, threads: int = 1, seed: int = 0,
                c: float = DEFAULT_C, solver: bool = False,
-               memory_mb: int = DEFAULT_MEMORY_MB,
-               bias: float = 0.0) -> tuple[list[Tree], float]:
+               memory_mb: int = DEFAULT_MEMORY_MB, bias: float = 0.0,
+               root_bias: float | None = None) -> tuple[list[Tree], float]:
     """The trees :func:`search` grows (for inspection), and the seconds they took."""
+    root_bias = bias if root_bias is None else root_bias
     if simulations is None and seconds is None:
         simulations = DEFAULT_SIMULATIONS
     _check_budget(simulations, seconds, threads)
     _check_game(game, state, solver)
     _check_bias(game, bias, solver)
-    run = bind_kernel(game, state, c, solver, bias)
-    priors = bias > 0
+    _check_bias(game, root_bias, solver)
+    run = bind_kernel(game, state, c, solver, bias, root_bias)
+    priors = bias > 0 or root_bias > 0
     capacity = tree_capacity(game, state, threads, simulations, memory_mb, priors)
     trees = [Tree(capacity, len(state), game.max_moves,
                   int(_random.stream_seed(np.uint64(seed), np.uint64(t))), priors)
@@ -238,21 +244,23 @@ def _check_bias(game: MctsGame, bias: float, solver: bool) -> None:
         raise ValueError("progressive bias and the MCTS-Solver do not go together")
 
 
-def bind_kernel(game: MctsGame, state, c: float, solver: bool, bias: float = 0.0):
+def bind_kernel(game: MctsGame, state, c: float, solver: bool, bias: float = 0.0,
+                root_bias: float = 0.0):
     """``run(tree, simulations) -> simulations run``: the compiled kernel with the game bound."""
     kernel = k.search_kernel(game.state_type)
+    biased = bias > 0 or root_bias > 0
     options = (k.SOLVER if solver else 0) | (k.RANDOM_ROLLOUT if game.rollout is None else 0) | \
-        (k.PRIOR if bias > 0 else 0)
+        (k.PRIOR if biased else 0)
     chance = game.chance_probabilities or k.no_chance(game.state_type)
     rollout = game.rollout or k.no_rollout(game.state_type)
-    prior = game.prior if bias > 0 else k.no_prior(game.state_type)
+    prior = game.prior if biased else k.no_prior(game.state_type)
     functions = (game.legal_moves, game.play, game.to_move, chance, game.returns, rollout, prior)
 
     def run(tree: Tree, simulations: int) -> int:
         # (the prior's 1 / (1 + n) reads one row further)
-        table = uct_table(int(tree.meta[k.SIMULATIONS]) + simulations + 1 + (bias > 0))
-        return kernel(state, simulations, float(c), float(bias), game.players, options,
-                      *tree.arrays(), table, *functions)
+        table = uct_table(int(tree.meta[k.SIMULATIONS]) + simulations + 1 + biased)
+        return kernel(state, simulations, float(c), float(bias), float(root_bias), game.players,
+                      options, *tree.arrays(), table, *functions)
     return run
 
 
