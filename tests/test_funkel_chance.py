@@ -204,3 +204,21 @@ def test_the_bot_name_carries_the_prior_weight():
 def test_bad_prior_weights_are_input_errors(name):
     with pytest.raises(InputError):
         bot_named(name)
+
+
+def test_three_and_four_player_searches_take_the_greedy_prior_by_default():
+    from solver.games.funkel.api import CHANCE_MCTS_DEFAULTS
+    assert CHANCE_MCTS_DEFAULTS[2][1:] == (0.0, 0.0)
+    changed = 0
+    for view in played_views(200)[20::20]:
+        c, bias, root_bias = CHANCE_MCTS_DEFAULTS[view.rules.players]
+        default = chance_mcts_moves(view, simulations=400, seed=2, rollout="greedy")
+        explicit = chance_mcts_moves(view, simulations=400, seed=2, rollout="greedy", c=c,
+                                     bias=bias, root_bias=root_bias)
+        unbiased = chance_mcts_moves(view, simulations=400, seed=2, rollout="greedy", c=c,
+                                     bias=0.0, root_bias=0.0)
+        assert [m.samples for m in default.moves] == [m.samples for m in explicit.moves]
+        if view.rules.players > 2:
+            assert bias > 0
+            changed += [m.samples for m in default.moves] != [m.samples for m in unbiased.moves]
+    assert changed >= 3

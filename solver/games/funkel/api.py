@@ -281,10 +281,14 @@ CHANCE_ROLLOUTS = {"random": "view_random_rollout", "greedy": "view_greedy_rollo
 DEFAULT_BOT_CHANCE_SIMULATIONS = 5_000   # per decision of the ``chance-mcts`` bot
 # The chance-node search's UCT constant C and greedy-prior weights (progressive bias:
 # kernels.mcts option PRIOR, prior kernels.funkel_chance.greedy_prior) below and at the root,
-# per player count, when the caller gives none. README, "Playing strength of chance-mcts", says
-# what each measured.
-CHANCE_MCTS_DEFAULTS = {2: (math.sqrt(2), 0.0, 0.0), 3: (math.sqrt(2), 0.0, 0.0),
-                        4: (math.sqrt(2), 0.0, 0.0)}
+# per player count, when the caller gives none. 3-4 players: a strong bias below the root (the
+# other seats' greedy pushes get bias / (1 + visits) extra, so at a bot's budget the tree
+# mostly follows them there, and the bonus fades as visits grow) and none at the root (whose
+# edges are the answer). Tuned on seed 7 against greedy opponents; README, "Playing strength of
+# chance-mcts", gives what each weight measured. 2 players: no prior (the table's 2p lines and
+# the accuracy bench were measured without).
+CHANCE_MCTS_DEFAULTS = {2: (math.sqrt(2), 0.0, 0.0), 3: (math.sqrt(2), 300.0, 0.0),
+                        4: (math.sqrt(2), 300.0, 0.0)}
 TIMED_TREE_MB = 64      # tree memory of a search timed under a second (the default 1 GB tree
                         # took ~0.04 s to set up: more than a 0.05 s budget)
 
