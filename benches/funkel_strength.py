@@ -4,9 +4,9 @@
         [--search SPEC] [--search-2p SPEC] [--search-3p SPEC] [--search-4p SPEC]
         [--mc-search SPEC] [--mc SPEC] [--equal-seconds S] [--json FILE]
 
-Line-ups: the search bot (a ``chance-mcts[:SIMULATIONS[:ROLLOUT[:C]]]`` bot name; per player
-count ``--search-Np``, else ``--search``, else BEST_SEARCH below) against greedy in 2, 3 and 4
-players, and in 2 players against today's flat Monte Carlo bot (``mc``) at equal time: by
+Line-ups: the search bot (a ``chance-mcts[:SIMULATIONS[:ROLLOUT[:C[:BIAS[:ROOT]]]]]`` bot name;
+per player count ``--search-Np``, else ``--search``, else BEST_SEARCH below) against greedy in 2,
+3 and 4 players, and in 2 players against today's flat Monte Carlo bot (``mc``) at equal time: by
 default both with fixed budgets (``--mc-search`` against ``--mc``) calibrated beforehand so that
 their median times per decision match (``benches.funkel_calibrate``), so the line is reproducible
 and does not depend on the machine's load; with ``--equal-seconds S`` both bots get the same wall
@@ -28,13 +28,15 @@ import time
 from solver.games.funkel import api
 
 # The settings of the README's table (README, "Playing strength of chance-mcts"). 2 players:
-# random rollouts (fast, strong enough). 3-4 players: greedy rollouts, which model the greedy
-# opponents far better than random play; the simulation counts keep a decision well under one
-# CPU second (medians 0.2-0.4 s measured on the shared machine).
+# random rollouts (fast, strong enough), no prior. 3-4 players: greedy rollouts, which model the
+# greedy opponents far better than random play, and the greedy prior below the root with weight
+# 300, none at the root (``solver.games.funkel.api.CHANCE_MCTS_DEFAULTS``, written out here);
+# the simulation counts keep a decision well under one CPU second (medians 0.2-0.3 s measured
+# on the shared machine).
 BEST_SEARCH = {
     2: "chance-mcts:20000:random",
-    3: "chance-mcts:12000:greedy",
-    4: "chance-mcts:12000:greedy",
+    3: "chance-mcts:12000:greedy:1.4142135623730951:300:0",
+    4: "chance-mcts:12000:greedy:1.4142135623730951:300:0",
 }
 # The mc line: today's default mc bot (200 rounds, random rollouts) and the chance-node search
 # at the simulation count whose median CPU time per decision matched it, measured side by side:

@@ -23,6 +23,12 @@ play the random or greedy policy on that full state. The contract (``kernels.mct
     chance_probabilities(S, out) -> n
     returns(S, out) -> P           kernels.funkel_playout.returns (public on a view)
     random_rollout / greedy_rollout(S, rng, out) -> rng
+    greedy_prior(S, out) -> n      at a decision node: 1 for each push the greedy policy rates
+                                   best (equal best: all of them), 0 for the others
+
+The prior is the progressive bias of ``kernels.mcts`` (option PRIOR): the tree opens the greedy
+policy's pushes first and favours them while their visits are few. Its plain-Python reference
+is ``solver.games.funkel.greedy`` (the greedy scores on the reference view).
 """
 import numpy as np
 from numba import types
@@ -34,11 +40,13 @@ from kernels.funkel import STATE, TO_MOVE, WORDS, bits, get_cell, is_over, legal
     set_cell
 from kernels.funkel_exact import leaving_cell
 from kernels.funkel_playout import (
-    POOL_SIZE, TOTAL, as_state, greedy_rollout, load, public_pool, random_rollout, sample_hidden)
+    POOL_SIZE, TOTAL, as_state, greedy_rollout, greedy_scores, load, public_pool, random_rollout,
+    sample_hidden)
 
 F64, I64, U64 = types.float64, types.int64, types.uint64
 CHANCE = -1
 _SHIFT = np.uint64(48)
+PRIOR_TIE = 1e-9           # greedy scores this close to the best count as best (the policy's tie)
 _FIELD = np.uint64(0xFF) << _SHIFT
 
 
@@ -139,3 +147,16 @@ def view_random_rollout(state, rng, out):
 def view_greedy_rollout(state, rng, out):
     rng, r = splitmix64(rng)
     return greedy_rollout(dealt(state, r), rng, out)
+
+
+@kernel(I64(STATE, types.float64[::1]))
+def greedy_prior(state, out):
+    """Progressive bias prior at a decision node: 1 for the greedy policy's best pushes (every
+    action within PRIOR_TIE of the best score), 0 for the others, in legal_moves order."""
+    n = greedy_scores(state, out)
+    best = -np.inf
+    for i in range(n):
+        best = max(best, out[i])
+    for i in range(n):
+        out[i] = 1.0 if out[i] >= best - PRIOR_TIE else 0.0
+    return n

@@ -22,6 +22,7 @@ Search contract (the signatures of ``kernels.estimate`` and ``kernels.mcts``)::
                                                  leaders share 1); out[P + s]: gems on his displays
     random_rollout(S, rng, out) -> rng           uniformly random actions to the end, then returns
     greedy_rollout(S, rng, out) -> rng           the greedy policy to the end, then returns
+    greedy_scores(S, out) -> n                   the greedy policy's score of each legal action
 """
 import numpy as np
 from numba import types
@@ -352,6 +353,26 @@ def greedy_choice(w, actions, n, pool, gains, scores_index, r):
             scores_index[ties] = i
             ties += 1
     return scores_index[below(r, ties)], ties
+
+
+@kernel(I64(STATE, F64_ARRAY))
+def greedy_scores(state, out):
+    """``out[i]``: the greedy policy's score of the i-th legal action (``legal_actions``
+    order; the policy plays one of the best); returns how many (0 once the game is over)."""
+    actions = np.empty(MAX_ACTIONS, np.int64)
+    n = legal_actions(state, actions)
+    if n == 0:
+        return 0
+    w = np.empty(WORDS, np.uint64)
+    load(w, state)
+    pool = np.empty(POOL_SIZE, np.int64)
+    gains = np.empty((4, GEMS + 1))
+    public_pool(w, pool)
+    gain_table(w, pool, gains)
+    seat = bits(w[7], TO_MOVE[0], TO_MOVE[1])
+    for i in range(n):
+        out[i] = action_score(w, gains, actions[i], seat)
+    return n
 
 
 @kernel(types.Tuple((I64, U64))(STATE, U64))

@@ -25,6 +25,11 @@ Game contract, for a state type ``S`` (a tuple of uint64 words), P players (seat
                                                  With the RANDOM_ROLLOUT option the kernel plays
                                                  uniformly random moves itself (and chance
                                                  outcomes by their probabilities) instead.
+    prior(S, out: float64[::1]) -> int64         at a decision node: a prior preference of each
+                                                 move in legal_moves order (>= 0, larger is
+                                                 better; e.g. 1 for a heuristic's choice, 0
+                                                 for the others); returns n. Called only with
+                                                 the PRIOR option.
 
 A simulation: Step 1 descends from the root. A decision node first tries each edge once, in
 legal_moves order, then picks by UCT: the largest ``mean + c * sqrt(ln N / n)`` (N the node's
@@ -33,6 +38,14 @@ outcome by its probability. Step 2 leaves the tree on an edge without a child no
 edge, adds the child (while the tree has room; a full tree keeps simulating without growing) and
 rolls out. Step 3 adds the outcome to every edge on the path, each edge the reward of the seat
 that moves at its parent: the backup of any number of players (max-n), and of extra turns.
+
+Progressive bias (option PRIOR, off unless the driver asks; ``bias`` > 0): when a decision node
+is expanded, the game's ``prior`` scores its moves; the moves are then stored best prior first
+(a stable sort, so equal priors keep legal_moves order), which makes the edges open in the
+prior's order, and UCT adds ``bias * prior / (1 + n)`` to each edge's priority (n the edge's
+visits): a bonus that steers the first visits and fades as real statistics accumulate. The root
+takes its own weight ``root_bias``: its edges are the answer, so a strong bias there pulls the
+answer toward the prior, while below the root it models how the other seats will play.
 
 The MCTS-Solver (option SOLVER; 2 players whose rewards sum to 1 and scores to 0): a finished
 node is proven with its returns, a decision node once a child gives its mover reward 1 or every
@@ -61,6 +74,9 @@ node costs a descent two cache lines::
                               rewards of the node's MOVER over edge i's simulations
     moves   int32[N, A]       [node, i]: the i-th legal move (read when a simulation leaves the
                               tree, and by the driver)
+    priors  float64[N, V]     PRIOR: [node, i] bias (root_bias at the root) * the prior of edge
+                              i (a decision node's, set at expansion); without PRIOR it may
+                              have a single row
     proven  float64[N, 2]     SOLVER: 1 + the exact reward of seat 0 (0: not proven, so a search
                               without the SOLVER never touches it) and a final score of seat 0
                               that goes with it
@@ -114,6 +130,7 @@ META_SIZE = 8
 # options bits
 SOLVER = 1
 RANDOM_ROLLOUT = 2
+PRIOR = 4
 
 # uct_table() columns: functions of a visit count n, looked up rather than computed per node
 SQRT_LOG, INVERSE, INVERSE_SQRT = range(3)
@@ -139,6 +156,7 @@ def game_signatures(state_type):
         chance_probabilities=types.int64(state_type, types.float64[::1]),
         returns=types.int64(state_type, types.float64[::1]),
         rollout=types.uint64(state_type, types.uint64, types.float64[::1]),
+        prior=types.int64(state_type, types.float64[::1]),
     )
 
 
@@ -156,9 +174,11 @@ def uct_table(size):
     return table
 
 
-def bytes_per_node(words, width):
-    """Memory one node takes in a tree of ``width`` move slots and ``words``-word states."""
-    return 4 * record_width(width) + 8 * values_width(width) + 4 * width + 8 * words + 8 * 2
+def bytes_per_node(words, width, priors=False):
+    """Memory one node takes in a tree of ``width`` move slots and ``words``-word states (with
+    a ``priors`` row for the PRIOR option)."""
+    return 4 * record_width(width) + 8 * values_width(width) * (1 + priors) + 4 * width + \
+        8 * words + 8 * 2
 
 
 # --- small helpers (no game functions) -----------------------------------------------------------
@@ -220,6 +240,50 @@ def select_uct(record, values, table, node, count, exploration):
         best = priority if better else best
         best_slot = i if better else best_slot
     return best_slot
+
+
+@kernel(types.int64(types.int32[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
+                    types.float64[:, ::1], types.int64, types.int64, types.float64),
+        inline="always")
+def select_uct_prior(record, values, priors, table, node, count, exploration):
+    """UCT with progressive bias (option PRIOR): the edge maximising mean reward +
+    exploration / sqrt(visits) + prior / (1 + visits), ``priors[node, i]`` already holding
+    bias * prior; every edge visited. The first of equal edges wins."""
+    size = np.uint64(table.shape[0])
+    best, best_slot = -np.inf, 0
+    for i in range(count):
+        n = np.uint64(record[node, HEADER + i])
+        if n + np.uint64(1) < size:
+            priority = values[node, i] * table[n, INVERSE] + \
+                exploration * table[n, INVERSE_SQRT] + priors[node, i] * table[n + 1, INVERSE]
+        else:
+            visits = np.float64(n)
+            priority = values[node, i] / visits + exploration / math.sqrt(visits) + \
+                priors[node, i] / (visits + 1.0)
+        better = priority > best
+        best = priority if better else best
+        best_slot = i if better else best_slot
+    return best_slot
+
+
+@kernel(types.void(types.float64[:, ::1], types.int32[:, ::1], types.int64, types.int64,
+                   types.float64[::1], types.float64), inline="always")
+def order_by_prior(priors, moves, node, count, weights, bias):
+    """Store ``node``'s moves (already in moves[node, :count]) best prior first, and bias times
+    each prior in ``priors[node]``; ``weights[:count]`` holds the priors in moves order. A
+    stable insertion sort (a node has a few dozen moves at most): equal priors keep their
+    order."""
+    for i in range(count):
+        move, weight = moves[node, i], weights[i]
+        j = i
+        while j > 0 and weights[j - 1] < weight:
+            weights[j] = weights[j - 1]
+            moves[node, j] = moves[node, j - 1]
+            j -= 1
+        weights[j] = weight
+        moves[node, j] = move
+    for i in range(count):
+        priors[node, i] = bias * weights[i]
 
 
 @kernel(types.float64(types.float64[:, ::1], types.int64))
@@ -347,12 +411,14 @@ def _random_rollout(state, rng, out, legal_moves, play, to_move, chance_probabil
         state, _ = play(state, move_buffer[pick])
 
 
-def _search(root_state, simulations, c, players, options, record, moves, values, proven, states,
-            root_scores, meta, table, legal_moves, play, to_move, chance_probabilities,
-            returns, rollout):
+def _search(root_state, simulations, c, bias, root_bias, players, options, record, moves,
+            values, priors, proven, states, root_scores, meta, table, legal_moves, play, to_move,
+            chance_probabilities, returns, rollout, prior):
     """Run up to ``simulations`` more simulations on the tree in the arrays (the first call
     on empty arrays, meta[NODES] == 0, adds the root). Returns how many ran: fewer once the
     SOLVER proves the root. ``c``: UCT exploration constant (rewards are in [0, 1]).
+    ``bias``, ``root_bias``: the weight of the prior below and at the root (option PRIOR; not
+    with the SOLVER).
     ``table``: :func:`uct_table` of any length (a speed matter only)."""
     capacity, width = record.shape[0], moves.shape[1]
     children = HEADER + width              # record column of edge 0's child
@@ -362,6 +428,7 @@ def _search(root_state, simulations, c, players, options, record, moves, values,
     path_nodes = np.empty(capacity, np.int64)  # a path passes a tree node at most once
     path_slots = np.empty(capacity, np.int64)
     solver = options & SOLVER
+    biased = options & PRIOR
     if meta[NODES] == 0:
         add_node(record, 0)
         record[0, NODE_VISITS] = 0
@@ -391,6 +458,10 @@ def _search(root_state, simulations, c, players, options, record, moves, values,
                     record[node, children + i] = -1
                 record[node, MOVES] = count
                 record[node, MOVER] = to_move(state) if count > 0 else 0
+                if biased and count > 0 and record[node, MOVER] != CHANCE:
+                    prior(state, weights)
+                    order_by_prior(priors, moves, node, count, weights,
+                                   root_bias if node == 0 else bias)
             if count == 0:
                 # Step 1a. Game over: score it; the SOLVER marks it proven.
                 returns(load_state(states, node, root_state), out)
@@ -419,6 +490,9 @@ def _search(root_state, simulations, c, players, options, record, moves, values,
                 if solver:
                     slot = select_uct_solver(record, values, proven, node, count, width,
                                              exploration)
+                elif biased:
+                    slot = select_uct_prior(record, values, priors, table, node, count,
+                                            exploration)
                 else:
                     slot = select_uct(record, values, table, node, count, exploration)
             path_nodes[depth] = node
@@ -475,11 +549,14 @@ def search_signature(state_type):
     """``_search``'s signature for a game's state type."""
     game = game_signatures(state_type)
     return types.int64(
-        state_type, types.int64, types.float64, types.int64, types.int64,
+        state_type, types.int64, types.float64, types.float64, types.float64, types.int64,
+        types.int64,
         types.int32[:, ::1], types.int32[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
-        types.uint64[:, ::1], types.float64[::1], types.int64[::1], types.float64[:, ::1],
+        types.float64[:, ::1], types.uint64[:, ::1], types.float64[::1], types.int64[::1],
+        types.float64[:, ::1],
         fn(game["legal_moves"]), fn(game["play"]), fn(game["to_move"]),
-        fn(game["chance_probabilities"]), fn(game["returns"]), fn(game["rollout"]))
+        fn(game["chance_probabilities"]), fn(game["returns"]), fn(game["rollout"]),
+        fn(game["prior"]))
 
 
 @lru_cache(maxsize=None)
@@ -499,6 +576,10 @@ def _no_rollout(state, rng, out):
     return rng
 
 
+def _no_prior(state, out):
+    return 0
+
+
 @lru_cache(maxsize=None)
 def no_chance(state_type):
     """A ``chance_probabilities`` for games without chance nodes (never called)."""
@@ -509,3 +590,9 @@ def no_chance(state_type):
 def no_rollout(state_type):
     """A ``rollout`` for games that use the kernel's RANDOM_ROLLOUT (never called)."""
     return kernel(game_signatures(state_type)["rollout"])(_no_rollout)
+
+
+@lru_cache(maxsize=None)
+def no_prior(state_type):
+    """A ``prior`` for games searched without the PRIOR option (never called)."""
+    return kernel(game_signatures(state_type)["prior"])(_no_prior)

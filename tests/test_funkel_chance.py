@@ -1,5 +1,7 @@
 """Funkel Munkel's chance-node MCTS (``kernels.funkel_chance``): its game functions against the
 rules of the reveal, and its values against the exact solver as simulations grow."""
+import random
+
 import numpy as np
 import pytest
 
@@ -81,7 +83,7 @@ def test_the_bot_name_carries_rollout_and_exploration_constant():
 
 @pytest.mark.parametrize("name", ["chance-mcts:200:greedy:0", "chance-mcts:200:greedy:-1",
                                   "chance-mcts:200:greedy:inf", "chance-mcts:200:greedy:x",
-                                  "chance-mcts:200:greedy:1:2", "chance-mcts:200:smart"])
+                                  "chance-mcts:200:greedy:1:2:3:4", "chance-mcts:200:smart"])
 def test_bad_chance_mcts_bot_names_are_input_errors(name):
     with pytest.raises(InputError, match="chance-mcts bot"):
         bot_named(name)
@@ -111,3 +113,112 @@ def test_cli_chance_mcts_reports_search_values_with_visits(tmp_path):
     out = run_json("best", "funkel", str(path), "--method", "chance-mcts", "--samples", "2000")
     assert out["estimates"] == "search_value" and out["method"] == "chance-mcts"
     assert sum(m["visits"] for m in out["moves"]) == 2000
+
+
+# --- the greedy prior (progressive bias) ---------------------------------------------------------
+
+def played_views(count: int):
+    """Decision views from games over every rule set, the seats mixing random and greedy pushes
+    (so the views look like both kinds of game), every 3rd push kept; 2-player views with a gem
+    waiting for its display included."""
+    from solver.games.funkel import LAYOUTS, Rules, apply, is_over, new_game, public_view
+    from solver.games.funkel.api import greedy_bot
+    rng = random.Random(21)
+    rules = [Rules(p, layout, hidden_shafts=hidden) for layout in LAYOUTS for p in (2, 3, 4)
+             for hidden in (False, True)]
+    views, game = [], 0
+    while len(views) < count:
+        state = new_game(rules[game % len(rules)], seed=game)
+        game += 1
+        pushes = 0
+        while not is_over(state) and len(views) < count:
+            view = public_view(state)
+            if pushes % 3 == 0 or view.pending is not None:
+                views.append(view)
+            move = greedy_bot(view, view.to_move, rng) if rng.random() < 0.6 else \
+                rng.choice(legal_actions(view))
+            state = apply(state, move)
+            pushes += 1
+    return views
+
+
+def test_kernel_greedy_scores_equal_the_plain_python_reference():
+    from kernels import funkel_playout as playout
+    from solver.games.funkel import greedy
+    out = np.empty(20)
+    views = played_views(1500)
+    assert sum(v.pending is not None for v in views) > 20
+    for view in views:
+        n = playout.greedy_scores(packed_view(view), out)
+        assert list(out[:n]) == pytest.approx(greedy.greedy_scores(view), abs=1e-9), view
+
+
+def test_kernel_greedy_prior_equals_the_plain_python_reference():
+    from solver.games.funkel import greedy
+    out = np.empty(20)
+    views = played_views(1500)
+    for view in views:
+        n = chance.greedy_prior(packed_view(view), out)
+        assert list(out[:n]) == greedy.greedy_prior(view), view
+    # the prior says something: usually one or a few best pushes among several
+    several = [greedy.greedy_prior(v) for v in views if len(legal_actions(v)) > 2]
+    assert sum(sum(p) < len(p) for p in several) > 0.9 * len(several)
+
+
+def test_the_greedy_bot_plays_a_push_of_the_prior():
+    from solver.games.funkel import greedy
+    from solver.games.funkel.api import greedy_bot
+    rng = random.Random(3)
+    for view in played_views(300):
+        prior = greedy.greedy_prior(view)
+        assert prior[legal_actions(view).index(greedy_bot(view, view.to_move, rng))] == 1.0
+
+
+def test_the_search_tree_opens_the_greedy_pushes_first():
+    from solver.games.funkel import greedy
+    from solver.games.funkel.api import chance_mcts_game
+    from solver.search import mcts
+    from kernels import mcts as k
+    for view in played_views(60)[::6]:
+        if len(legal_actions(view)) < 3:
+            continue
+        game = chance_mcts_game(view.rules.players, "random")
+        trees, _ = mcts.grow_trees(game, packed_view(view), simulations=200, seed=1, bias=2.0)
+        tree = trees[0]
+        count = int(tree.nodes[0, k.MOVES])
+        prior = dict(zip(map(action_code, legal_actions(view)), greedy.greedy_prior(view)))
+        stored = [prior[int(m)] for m in tree.moves[0, :count]]
+        assert stored == sorted(stored, reverse=True)
+        assert list(tree.priors[0, :count]) == [2.0 * p for p in stored]
+
+
+def test_the_bot_name_carries_the_prior_weight():
+    assert bot_named("chance-mcts:300:greedy:1.0:2.5")
+    assert bot_named("chance-mcts:300:random:1.0:0")
+    assert bot_named("chance-mcts:300:greedy:1.0:30:0")
+
+
+@pytest.mark.parametrize("name", ["chance-mcts:300:random:1.0:-1", "chance-mcts:300:random:1:x",
+                                  "chance-mcts:300:random:1:inf", "chance-mcts:3:random:1:1:-1",
+                                  "chance-mcts:3:random:1:1:1:1"])
+def test_bad_prior_weights_are_input_errors(name):
+    with pytest.raises(InputError):
+        bot_named(name)
+
+
+def test_three_and_four_player_searches_take_the_greedy_prior_by_default():
+    from solver.games.funkel.api import CHANCE_MCTS_DEFAULTS
+    assert CHANCE_MCTS_DEFAULTS[2][1:] == (0.0, 0.0)
+    changed = 0
+    for view in played_views(200)[20::20]:
+        c, bias, root_bias = CHANCE_MCTS_DEFAULTS[view.rules.players]
+        default = chance_mcts_moves(view, simulations=400, seed=2, rollout="greedy")
+        explicit = chance_mcts_moves(view, simulations=400, seed=2, rollout="greedy", c=c,
+                                     bias=bias, root_bias=root_bias)
+        unbiased = chance_mcts_moves(view, simulations=400, seed=2, rollout="greedy", c=c,
+                                     bias=0.0, root_bias=0.0)
+        assert [m.samples for m in default.moves] == [m.samples for m in explicit.moves]
+        if view.rules.players > 2:
+            assert bias > 0
+            changed += [m.samples for m in default.moves] != [m.samples for m in unbiased.moves]
+    assert changed >= 3

@@ -351,6 +351,120 @@ def test_the_solver_refuses_more_than_two_players():
         mcts.search(BITS_GAME, (np.uint64(1), np.uint64(0)), simulations=10, solver=True)
 
 
+# --- progressive bias (option PRIOR) ------------------------------------------------------------
+
+@kernel(SIG["prior"])
+def prefer_one(state, out):
+    """A prior that likes bit 1 at every node (at the root the max-n move is 0)."""
+    out[0], out[1] = 0.0, 1.0
+    return 2
+
+
+BIASED_BITS = BITS_GAME._replace(prior=prefer_one)
+BITS_ROOT = (np.uint64(1), np.uint64(0))
+
+
+def test_a_zero_bias_grows_the_same_tree_as_no_prior():
+    plain, _ = mcts.grow_trees(BITS_GAME, BITS_ROOT, simulations=3_000, seed=13, c=0.5)
+    unbiased, _ = mcts.grow_trees(BIASED_BITS, BITS_ROOT, simulations=3_000, seed=13, c=0.5)
+    for a, b in zip(plain[0].arrays(), unbiased[0].arrays()):
+        assert np.array_equal(a, b)
+
+
+def test_a_prior_opens_its_move_first_and_steers_the_first_visits():
+    trees, _ = mcts.grow_trees(BIASED_BITS, BITS_ROOT, simulations=60, seed=13, c=0.5,
+                               bias=50.0)
+    tree = trees[0]
+    assert list(tree.moves[0, :2]) == [1, 0]             # stored best prior first
+    assert list(tree.priors[0, :2]) == [50.0, 0.0]
+    assert tree.edges[0, k.EDGE_VISITS, 0] > 2 * tree.edges[0, k.EDGE_VISITS, 1]
+
+
+def test_the_root_takes_its_own_weight():
+    trees, _ = mcts.grow_trees(BIASED_BITS, BITS_ROOT, simulations=200, seed=13, bias=50.0,
+                               root_bias=0.0)
+    tree = trees[0]
+    assert list(tree.priors[0, :2]) == [0.0, 0.0]
+    seat1 = child_of(tree, 0, 0)
+    assert tree.nodes[seat1, k.MOVES] == 2 and list(tree.priors[seat1, :2]) == [50.0, 0.0]
+
+
+def test_the_bias_fades_so_the_search_still_finds_the_max_n_move():
+    found = mcts.search(BIASED_BITS, BITS_ROOT, simulations=20_000, seed=13, c=0.5, bias=1.0)
+    assert found.move == 0 and found.bias == 1.0
+    assert abs(found.moves[0].mean_reward - 0.7) < 0.05
+
+
+@kernel(SIG["prior"])
+def prefer_second(state, out):
+    out[0], out[1] = 0.0, 1.0
+    return 2
+
+
+def test_chance_nodes_keep_their_outcome_order_under_a_prior():
+    # The prior puts SAFE (move 1) first at the root; the chance node under GAMBLE keeps its
+    # outcomes in legal_moves order, the order of their probabilities.
+    game = GAMBLE_GAME._replace(prior=prefer_second)
+    trees, _ = mcts.grow_trees(game, GAMBLE_ROOT, simulations=2_000, seed=12, bias=1.0)
+    tree = trees[0]
+    assert list(tree.moves[0, :2]) == [SAFE, GAMBLE]
+    chance = child_of(tree, 0, 1)
+    assert tree.nodes[chance, k.MOVER] == k.CHANCE
+    assert list(tree.moves[chance, :2]) == [0, 1]
+    outcomes = tree.edges[chance, k.EDGE_VISITS, :2]
+    n = int(outcomes.sum())
+    assert abs(outcomes[0] - 0.7 * n) < 4 * math.sqrt(n * 0.21)
+
+
+def test_bad_bias_requests_raise_value_errors():
+    with pytest.raises(ValueError):
+        mcts.search(BITS_GAME, BITS_ROOT, simulations=10, bias=1.0)      # no prior
+    with pytest.raises(ValueError):
+        mcts.search(BIASED_BITS, BITS_ROOT, simulations=10, bias=-1.0)
+    game, state = mcts_game(), mcts_state(reference.new_game(reference.Rules()))
+    with pytest.raises(ValueError):
+        mcts.search(game._replace(prior=k.no_prior(game.state_type)), state, simulations=10,
+                    bias=1.0, solver=True)
+
+
+def test_biased_uct_selection_equals_the_plain_formula(rng):
+    width = 6
+    record = np.zeros((1, k.record_width(width)), np.int32)
+    values = np.zeros((1, k.values_width(width)), np.float64)
+    priors = np.zeros((1, k.values_width(width)), np.float64)
+    for _ in range(3000):
+        count = rng.randint(1, width)
+        visits = [rng.choice([1, 2, 3, 7, 40, 900, 4094, 4095, 4096, 5000, 123456])
+                  for _ in range(count)]
+        rewards = [rng.choice([0.0, 0.5, 1.0, rng.random()]) * n for n in visits]
+        bonus = [rng.choice([0.0, 0.0, 1.0, 3.0 * rng.random()]) for _ in range(count)]
+        record[0, k.HEADER:k.HEADER + count] = visits
+        values[0, :count] = rewards
+        priors[0, :count] = bonus
+        exploration = 1.4 * math.sqrt(math.log(sum(visits)))
+        priorities = [r / n + exploration / math.sqrt(n) + b / (1 + n)
+                      for r, n, b in zip(rewards, visits, bonus)]
+        best = max(priorities)
+        near = [i for i, p in enumerate(priorities) if p >= best - 1e-12 * max(1.0, abs(best))]
+        chosen = k.select_uct_prior(record, values, priors, TABLE, 0, count, exploration)
+        assert chosen in near, (visits, rewards, bonus)
+
+
+def test_ordering_by_prior_is_a_stable_sort(rng):
+    width = 8
+    moves = np.zeros((1, width), np.int32)
+    priors = np.zeros((1, k.values_width(width)), np.float64)
+    for _ in range(500):
+        count = rng.randint(1, width)
+        legal = rng.sample(range(40), count)
+        prior = [rng.choice([0.0, 1.0, 0.5, rng.random()]) for _ in range(count)]
+        moves[0, :count] = legal
+        k.order_by_prior(priors, moves, 0, count, np.array(prior + [0.0] * (width - count)), 2.0)
+        expected = sorted(zip(legal, prior), key=lambda mp: -mp[1])     # sorted() is stable
+        assert list(moves[0, :count]) == [m for m, _ in expected]
+        assert list(priors[0, :count]) == [2.0 * p for _, p in expected]
+
+
 # --- the Mancala playout kernel ------------------------------------------------------------------
 
 def random_state(rng, m: int, capture_empty: bool):
@@ -516,7 +630,7 @@ from kernels import mcts, mancala_playout
 from kernels.mancala import STATE
 from kernels._jit import cache_hits
 dispatchers = dict(search=mcts.search_kernel(STATE), rollout=mancala_playout.rollout,
-                   no_chance=mcts.no_chance(STATE))
+                   no_chance=mcts.no_chance(STATE), no_prior=mcts.no_prior(STATE))
 print(json.dumps({name: cache_hits(d) for name, d in dispatchers.items()}))
 """
 

@@ -31,7 +31,8 @@ BATCH_SECONDS = 0.02           # later timed batches aim at this long
 class MctsGame(NamedTuple):
     """A game's compiled functions (signatures: ``kernels.mcts.game_signatures(state_type)``)
     and its shape. ``rollout=None``: the kernel plays uniformly random moves itself.
-    ``chance_probabilities=None``: the game has no chance nodes."""
+    ``chance_probabilities=None``: the game has no chance nodes. ``prior``: a preference of each
+    move for progressive bias (``search(..., bias=W)``); None: the game has none."""
 
     state_type: object
     players: int
@@ -42,6 +43,7 @@ class MctsGame(NamedTuple):
     returns: Callable
     rollout: Callable | None = None
     chance_probabilities: Callable | None = None
+    prior: Callable | None = None
 
 
 @dataclass
@@ -61,7 +63,8 @@ class MctsResult:
     one record an MCTS answer is. The driver fills in kernel move ids; a game renames the moves
     (``dataclasses.replace``) and says what was asked (``position``, ``rules``). ``proven``: the
     root's exact reward for its mover when the SOLVER proved it. ``seed`` and ``c``: the
-    search's seed and UCT constant."""
+    search's seed and UCT constant; ``bias`` the prior's weight (0: no progressive bias) and
+    ``root_bias`` its weight at the root."""
 
     move: int
     moves: dict[int, EdgeStats]
@@ -73,6 +76,8 @@ class MctsResult:
     proven: float | None = None
     seed: int = 0
     c: float = DEFAULT_C
+    bias: float = 0.0
+    root_bias: float = 0.0
     position: str = ""
     rules: object = None
 
@@ -100,16 +105,18 @@ class Tree:
     """The arrays of one tree (layout in ``kernels/mcts.py``), and views for inspection:
     ``nodes[node, k.MOVER]`` (header columns), ``edges[node, k.EDGE_VISITS | k.CHILD, i]``."""
 
-    def __init__(self, capacity: int, words: int, width: int, seed: int):
+    def __init__(self, capacity: int, words: int, width: int, seed: int, priors: bool = False):
         # One zeroed block for the per-node arrays, carved into 64-byte aligned parts: numpy
         # asks the kernel for huge pages on a block this large, so the tree's random accesses
         # stay within the TLB's reach. Zeros, not empty: freshly mapped pages cost the same,
-        # and unused cells stay defined.
+        # and unused cells stay defined. Without progressive bias the priors are one row the
+        # kernel never reads.
         block = _Block([((capacity, k.record_width(width)), np.int32),
                         ((capacity, k.values_width(width)), np.float64),
                         ((capacity, width), np.int32), ((capacity, 2), np.float64),
-                        ((capacity, words), np.uint64)])
-        self.record, self.values, self.moves, self.proven, self.states = block.parts
+                        ((capacity, words), np.uint64),
+                        ((capacity if priors else 1, k.values_width(width)), np.float64)])
+        self.record, self.values, self.moves, self.proven, self.states, self.priors = block.parts
         self.root_scores = np.zeros(width, np.float64)
         self.meta = np.zeros(k.META_SIZE, np.int64)
         self.meta[k.RNG:k.RNG + 1] = np.array([seed], np.uint64).view(np.int64)
@@ -120,8 +127,8 @@ class Tree:
             strides=(self.record.strides[0], width * item, item), writeable=False)
 
     def arrays(self):
-        return (self.record, self.moves, self.values, self.proven, self.states, self.root_scores,
-                self.meta)
+        return (self.record, self.moves, self.values, self.priors, self.proven, self.states,
+                self.root_scores, self.meta)
 
     @property
     def root_proven(self) -> bool:
@@ -149,9 +156,9 @@ class _Block:
 
 
 def tree_capacity(game: MctsGame, state, threads: int, simulations: int | None,
-                  memory_mb: int) -> int:
+                  memory_mb: int, priors: bool = False) -> int:
     """Nodes per tree: one per simulation at most, within the memory budget."""
-    per_node = k.bytes_per_node(len(state), game.max_moves)
+    per_node = k.bytes_per_node(len(state), game.max_moves, priors)
     limit = max(2, int(memory_mb * (1 << 20) / (threads * per_node)))
     if simulations is None:
         return limit
@@ -160,30 +167,41 @@ def tree_capacity(game: MctsGame, state, threads: int, simulations: int | None,
 
 def search(game: MctsGame, state, *, simulations: int | None = None,
            seconds: float | None = None, threads: int = 1, seed: int = 0, c: float = DEFAULT_C,
-           solver: bool = False, memory_mb: int = DEFAULT_MEMORY_MB) -> MctsResult:
+           solver: bool = False, memory_mb: int = DEFAULT_MEMORY_MB,
+           bias: float = 0.0, root_bias: float | None = None) -> MctsResult:
     """Grow ``threads`` trees from ``state`` (a decision node, game not over) for
     ``simulations`` in all and/or ``seconds`` (whichever ends first; neither:
     DEFAULT_SIMULATIONS), and choose a move. ``c``: UCT exploration constant. ``solver``:
-    MCTS-Solver backups (2-player games), which stop a tree once its root is proven."""
+    MCTS-Solver backups (2-player games), which stop a tree once its root is proven.
+    ``bias`` > 0: progressive bias by the game's ``prior`` with this weight (kernels.mcts,
+    option PRIOR; not with the solver), ``root_bias`` at the root (None: ``bias``); both 0
+    leave the search exactly as without a prior."""
+    root_bias = bias if root_bias is None else root_bias
     trees, elapsed = grow_trees(game, state, simulations=simulations, seconds=seconds,
                                 threads=threads, seed=seed, c=c, solver=solver,
-                                memory_mb=memory_mb)
-    return replace(summarize(trees, elapsed), seed=seed, c=c)
+                                memory_mb=memory_mb, bias=bias, root_bias=root_bias)
+    return replace(summarize(trees, elapsed), seed=seed, c=c, bias=bias, root_bias=root_bias)
 
 
 def grow_trees(game: MctsGame, state, *, simulations: int | None = None,
                seconds: float | None = None, threads: int = 1, seed: int = 0,
                c: float = DEFAULT_C, solver: bool = False,
-               memory_mb: int = DEFAULT_MEMORY_MB) -> tuple[list[Tree], float]:
+               memory_mb: int = DEFAULT_MEMORY_MB, bias: float = 0.0,
+               root_bias: float | None = None) -> tuple[list[Tree], float]:
     """The trees :func:`search` grows (for inspection), and the seconds they took."""
+    root_bias = bias if root_bias is None else root_bias
     if simulations is None and seconds is None:
         simulations = DEFAULT_SIMULATIONS
     _check_budget(simulations, seconds, threads)
     _check_game(game, state, solver)
-    run = bind_kernel(game, state, c, solver)
-    capacity = tree_capacity(game, state, threads, simulations, memory_mb)
+    _check_bias(game, bias, solver)
+    _check_bias(game, root_bias, solver)
+    run = bind_kernel(game, state, c, solver, bias, root_bias)
+    priors = bias > 0 or root_bias > 0
+    capacity = tree_capacity(game, state, threads, simulations, memory_mb, priors)
     trees = [Tree(capacity, len(state), game.max_moves,
-                  int(_random.stream_seed(np.uint64(seed), np.uint64(t)))) for t in range(threads)]
+                  int(_random.stream_seed(np.uint64(seed), np.uint64(t))), priors)
+             for t in range(threads)]
     shares = _shares(simulations, threads)
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
@@ -217,18 +235,32 @@ def _check_game(game: MctsGame, state, solver: bool) -> None:
         raise ValueError("the root must be a decision node, not a chance node")
 
 
-def bind_kernel(game: MctsGame, state, c: float, solver: bool):
+def _check_bias(game: MctsGame, bias: float, solver: bool) -> None:
+    if not bias >= 0 or math.isinf(bias):
+        raise ValueError(f"the prior's weight must be a finite number >= 0, got {bias}")
+    if bias > 0 and game.prior is None:
+        raise ValueError("progressive bias needs a game with a prior")
+    if bias > 0 and solver:
+        raise ValueError("progressive bias and the MCTS-Solver do not go together")
+
+
+def bind_kernel(game: MctsGame, state, c: float, solver: bool, bias: float = 0.0,
+                root_bias: float = 0.0):
     """``run(tree, simulations) -> simulations run``: the compiled kernel with the game bound."""
     kernel = k.search_kernel(game.state_type)
-    options = (k.SOLVER if solver else 0) | (k.RANDOM_ROLLOUT if game.rollout is None else 0)
+    biased = bias > 0 or root_bias > 0
+    options = (k.SOLVER if solver else 0) | (k.RANDOM_ROLLOUT if game.rollout is None else 0) | \
+        (k.PRIOR if biased else 0)
     chance = game.chance_probabilities or k.no_chance(game.state_type)
     rollout = game.rollout or k.no_rollout(game.state_type)
-    functions = (game.legal_moves, game.play, game.to_move, chance, game.returns, rollout)
+    prior = game.prior if biased else k.no_prior(game.state_type)
+    functions = (game.legal_moves, game.play, game.to_move, chance, game.returns, rollout, prior)
 
     def run(tree: Tree, simulations: int) -> int:
-        table = uct_table(int(tree.meta[k.SIMULATIONS]) + simulations + 1)
-        return kernel(state, simulations, float(c), game.players, options, *tree.arrays(),
-                      table, *functions)
+        # (the prior's 1 / (1 + n) reads one row further)
+        table = uct_table(int(tree.meta[k.SIMULATIONS]) + simulations + 1 + biased)
+        return kernel(state, simulations, float(c), float(bias), float(root_bias), game.players,
+                      options, *tree.arrays(), table, *functions)
     return run
 
 

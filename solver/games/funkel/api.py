@@ -19,13 +19,16 @@ Bots (``bot_named``): ``random``; ``greedy`` (``kernels.funkel_playout``'s one-p
 deliver gems to yourself, none to opponents, load your carts, leave no loaded common cart for
 the next seat); ``mc[:SAMPLES[:ROLLOUT]]`` the estimator's best action with SAMPLES rounds
 (default DEFAULT_BOT_SAMPLES) and random or greedy rollouts; ``mcts[:SIMULATIONS[:DEALS]]``
-determinized MCTS (:func:`mcts_moves`); ``chance-mcts[:SIMULATIONS[:ROLLOUT[:C]]]`` MCTS over
-public views with chance nodes at the reveals (:func:`chance_mcts_moves`; C its UCT exploration
-constant). Another bot joins with
+determinized MCTS (:func:`mcts_moves`); ``chance-mcts[:SIMULATIONS[:ROLLOUT[:C[:BIAS[:ROOT]]]]]``
+MCTS over public views with chance nodes at the reveals (:func:`chance_mcts_moves`; C its UCT
+exploration constant, BIAS the weight of its greedy prior below the root and ROOT at the root
+(default BIAS), 0 for none; all default per player count, CHANCE_MCTS_DEFAULTS). Another bot
+joins with
 :func:`register_bot`.
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, replace
@@ -276,6 +279,16 @@ def _whole(value) -> bool:
 
 CHANCE_ROLLOUTS = {"random": "view_random_rollout", "greedy": "view_greedy_rollout"}
 DEFAULT_BOT_CHANCE_SIMULATIONS = 5_000   # per decision of the ``chance-mcts`` bot
+# The chance-node search's UCT constant C and greedy-prior weights (progressive bias:
+# kernels.mcts option PRIOR, prior kernels.funkel_chance.greedy_prior) below and at the root,
+# per player count, when the caller gives none. 3-4 players: a strong bias below the root (the
+# other seats' greedy pushes get bias / (1 + visits) extra, so at a bot's budget the tree
+# mostly follows them there, and the bonus fades as visits grow) and none at the root (whose
+# edges are the answer). Tuned on seed 7 against greedy opponents; README, "Playing strength of
+# chance-mcts", gives what each weight measured. 2 players: no prior (the table's 2p lines and
+# the accuracy bench were measured without).
+CHANCE_MCTS_DEFAULTS = {2: (math.sqrt(2), 0.0, 0.0), 3: (math.sqrt(2), 300.0, 0.0),
+                        4: (math.sqrt(2), 300.0, 0.0)}
 TIMED_TREE_MB = 64      # tree memory of a search timed under a second (the default 1 GB tree
                         # took ~0.04 s to set up: more than a 0.05 s budget)
 
@@ -289,18 +302,23 @@ def chance_mcts_game(players: int, rollout: str = "random"):
                          legal_moves=chance.chance_legal_moves, play=chance.chance_play,
                          to_move=chance.chance_to_move, returns=playout.returns,
                          rollout=getattr(chance, CHANCE_ROLLOUTS[rollout]),
-                         chance_probabilities=chance.chance_probabilities)
+                         chance_probabilities=chance.chance_probabilities,
+                         prior=chance.greedy_prior)
 
 
 def chance_mcts_moves(position: str | State | PublicView, seat: int | None = None,
                       simulations: int | None = None, seconds: float | None = None,
                       rollout: str = "random", threads: int = 1, seed: int = 0,
-                      c: float | None = None) -> MoveEstimates:
+                      c: float | None = None, bias: float | None = None,
+                      root_bias: float | None = None) -> MoveEstimates:
     """MCTS over public views with chance nodes at the reveals (``kernels.funkel_chance``):
     one tree (``threads`` root-parallel trees), no determinization, so each push's
     ``search_value`` (mean reward of its simulations) tends to its expectimax / max-n value as
     simulations grow. Recommended: the most visited push. Reproducible for a fixed seed,
-    ``simulations`` budget and thread count."""
+    ``simulations`` budget and thread count. ``c``: the UCT constant; ``bias``: the weight of
+    the greedy prior below the root (progressive bias, 0: none) and ``root_bias`` at the root
+    (given ``bias`` but no ``root_bias``: the same); None: CHANCE_MCTS_DEFAULTS for the player
+    count."""
     from solver.search import mcts
     view = view_of(position)
     if reference.is_over(view):
@@ -310,7 +328,11 @@ def chance_mcts_moves(position: str | State | PublicView, seat: int | None = Non
     if simulations is None and seconds is None:
         simulations = DEFAULT_MCTS_SIMULATIONS
     game, start = chance_mcts_game(view.rules.players, rollout), time.perf_counter()
-    options = {} if c is None else {"c": c}
+    default_c, default_bias, default_root = CHANCE_MCTS_DEFAULTS[view.rules.players]
+    if root_bias is None:
+        root_bias = default_root if bias is None else bias
+    options = dict(c=default_c if c is None else c, bias=default_bias if bias is None else bias,
+                   root_bias=root_bias)
     if simulations is None and seconds < 1:
         options["memory_mb"] = TIMED_TREE_MB     # a 1 GB tree would cost more than the search
     found = mcts.search(game, packed_view(view), simulations=simulations, seconds=seconds,
@@ -330,22 +352,26 @@ def chance_mcts_moves(position: str | State | PublicView, seat: int | None = Non
 
 
 def chance_mcts_bot(simulations: int = DEFAULT_BOT_CHANCE_SIMULATIONS, rollout: str = "random",
-                    seconds: float | None = None, c: float | None = None) -> matches.Bot:
+                    seconds: float | None = None, c: float | None = None,
+                    bias: float | None = None, root_bias: float | None = None) -> matches.Bot:
     """A bot that plays the chance-node MCTS's most visited push; a forced action is played
-    without searching. ``c``: the UCT exploration constant (None: the search's default)."""
+    without searching. ``c``: the UCT exploration constant, ``bias`` and ``root_bias`` the
+    greedy prior's weights (:func:`chance_mcts_moves`)."""
     def bot(view: PublicView, seat: int, rng: random.Random) -> Action:
         actions = reference.legal_actions(view)
         if len(actions) == 1:
             return actions[0]
         return chance_mcts_moves(view, simulations=None if seconds else simulations,
                                  seconds=seconds, rollout=rollout,
-                                 seed=rng.getrandbits(31), c=c).best
+                                 seed=rng.getrandbits(31), c=c, bias=bias,
+                                 root_bias=root_bias).best
     return bot
 
 
 def _chance_mcts_from(args: list[str]) -> matches.Bot:
-    if len(args) > 3 or (args and not args[0].isdigit()):
-        raise InputError(f"chance-mcts bot: expected chance-mcts[:SIMULATIONS[:ROLLOUT[:C]]], "
+    if len(args) > 5 or (args and not args[0].isdigit()):
+        raise InputError(f"chance-mcts bot: expected "
+                         f"chance-mcts[:SIMULATIONS[:ROLLOUT[:C[:BIAS[:ROOT]]]]], "
                          f"got chance-mcts:{':'.join(args)}")
     rollout = args[1] if len(args) > 1 else "random"
     if rollout not in ROLLOUTS:
@@ -354,8 +380,10 @@ def _chance_mcts_from(args: list[str]) -> matches.Bot:
     simulations = int(args[0]) if args else DEFAULT_BOT_CHANCE_SIMULATIONS
     if simulations < 1:
         raise InputError("chance-mcts bot: simulations must be at least 1")
-    return chance_mcts_bot(simulations, rollout, c=_exploration(args[2]) if len(args) > 2
-                           else None)
+    return chance_mcts_bot(simulations, rollout,
+                           c=_exploration(args[2]) if len(args) > 2 else None,
+                           bias=_bias(args[3]) if len(args) > 3 else None,
+                           root_bias=_bias(args[4]) if len(args) > 4 else None)
 
 
 def _exploration(text: str) -> float:
@@ -367,6 +395,17 @@ def _exploration(text: str) -> float:
     if not c > 0 or c == float("inf"):
         raise InputError(f"chance-mcts bot: C must be a positive number, got {text!r}")
     return c
+
+
+def _bias(text: str) -> float:
+    """The BIAS of a ``chance-mcts`` bot name: a number >= 0 (0: no greedy prior)."""
+    try:
+        bias = float(text)
+    except ValueError:
+        bias = -1.0
+    if not bias >= 0 or bias == float("inf"):
+        raise InputError(f"chance-mcts bot: BIAS must be a number >= 0, got {text!r}")
+    return bias
 
 
 # --- exact values (small positions) ---------------------------------------------------------------
