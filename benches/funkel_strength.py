@@ -113,7 +113,7 @@ def main(argv=None) -> None:
     for line in args.lines.split(","):
         players, make = table[line]
         bots = make()
-        games = args.games - args.games % players          # whole rotations
+        games = -(-args.games // players) * players        # up to whole rotations
         start = time.perf_counter()
         found = api.match(players, bots, games, seed=args.seed, on_game=progress)
         print("\n".join(found.lines()))
