@@ -3,7 +3,7 @@ one run. Run:
 
     python benches/compare_peers.py --irving DIR [--tasks build,solve-tables,solve]
         [--build-stones 16 20] [--stones 4] [--table-mb 1024] [--repeats 3] [--work DIR]
-    python benches/compare_peers.py --peer plain-c='/path/to/ab 6 4' [--rules ...]
+    python benches/compare_peers.py --peer plain-c='/path/kalah_ab -r {rules}' [--rules both]
 
 ``--irving DIR``: the folder holding the two programs of Geoffrey Irving's Kalah solver, built
 serially as ``benches/README.md`` describes: ``kalah-s`` (the searcher) and ``generator`` (the
@@ -31,8 +31,13 @@ Tasks:
   pit captures even when the opposite pit is empty (ours ``capture_empty``).
 
 ``--peer NAME=COMMAND`` (repeatable) times any other solver's command line against ours
-(``benches/solve_kalah.py``, start-up included) on the rule ``--rules``. Programs that are not
-there are skipped with a note.
+(``benches/solve_kalah.py``, start-up included) on the rule ``--rules`` (``both``: each rule in
+turn). The command may hold placeholders, filled in per rule: ``{rules}`` (``capture_empty`` or
+``no-capture-empty``), ``{capture_empty}`` (1 or 0), ``{pits}``, ``{stones}``; e.g.
+``--peer plain-c='/path/kalah_ab -m {pits} -n {stones} -r {rules}'``. Its output is read for
+``value``, ``move`` and ``nodes`` (each word followed by a number, ``value 10``, ``value: 10``,
+``value=10`` or JSON); the value must equal ours. Pairs are interleaved (theirs, ours, ...).
+Programs that are not there are skipped with a note.
 """
 from __future__ import annotations
 
@@ -68,7 +73,7 @@ def parse_args(argv):
                         help="another peer solver's command line (repeatable)")
     parser.add_argument("--pits", type=int, default=6)
     parser.add_argument("--stones", type=int, default=4)
-    parser.add_argument("--rules", choices=("capture_empty", "no-capture-empty"),
+    parser.add_argument("--rules", choices=("capture_empty", "no-capture-empty", "both"),
                         default="capture_empty", help="with --peer")
     parser.add_argument("--table-mb", type=int, default=1024)
     parser.add_argument("--repeats", type=int, default=3)
@@ -87,7 +92,42 @@ def parse_args(argv):
         if not sep or not command.strip():
             parser.error(f"--peer wants NAME=COMMAND, got {text!r}")
         peers[name] = shlex.split(command)
+        try:
+            peer_command(peers[name], "capture_empty", args.pits, args.stones)
+        except (KeyError, IndexError, ValueError) as error:
+            parser.error(f"--peer {name}: unknown placeholder in {command!r} ({error}); "
+                         f"known: {{rules}} {{capture_empty}} {{pits}} {{stones}}")
     return args, peers
+
+
+RULE_NAMES = ("capture_empty", "no-capture-empty")
+
+
+def peer_command(command: list[str], rule: str, pits: int, stones: int) -> list[str]:
+    """A peer's command line for one rule: the placeholders of ``--peer`` filled in."""
+    fields = dict(rules=rule, capture_empty=int(rule == "capture_empty"), pits=pits,
+                  stones=stones)
+    return [word.format(**fields) for word in command]
+
+
+def read_answer(text: str) -> dict:
+    """``value``, ``move`` and ``nodes`` from a peer's output: the first number after each
+    word (``value 10``, ``value: 10``, ``value=10``, JSON ``"value": 10``); None if absent."""
+    answer = {}
+    for key in ("value", "move", "nodes"):
+        found = re.search(rf'\b{key}"?\s*[:=]?\s*([+-]?[\d,]+)\b', text, re.IGNORECASE)
+        answer[key] = int(found.group(1).replace(",", "")) if found else None
+    return answer
+
+
+def read_solve_kalah(text: str, rule: str) -> dict:
+    """Value, move and nodes of ``rule``'s row of ``benches/solve_kalah.py``'s table."""
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) >= 4 and words[0] == rule:
+            move = None if words[2] == "-" else int(words[2])
+            return dict(value=int(words[1]), move=move, nodes=int(words[3].replace(",", "")))
+    raise SystemExit(f"no {rule} row in benches/solve_kalah.py's output: {text.strip()[-300:]}")
 
 
 # --- running one side ----------------------------------------------------------------------------
@@ -159,21 +199,24 @@ def our_solve(tables: Path | None, args) -> tuple[Run, dict]:
 
 # --- reporting -----------------------------------------------------------------------------------
 
-def _pair(name: str, repeat: int, his: Run, ours: Run) -> None:
+def _pair(name: str, repeat: int, his: Run, ours: Run, peer: str = "his") -> None:
     """One interleaved pair, as soon as it is measured (a long run stopped early keeps them)."""
-    print(f"  {name} #{repeat + 1}: his {his.wall:.2f} s (cpu {his.cpu:.2f}), ours "
+    print(f"  {name} #{repeat + 1}: {peer} {his.wall:.2f} s (cpu {his.cpu:.2f}), ours "
           f"{ours.wall:.2f} s (cpu {ours.cpu:.2f}), load {os.getloadavg()[0]:.1f}", flush=True)
 
 
-def summary(name: str, his: list[Run], ours: list[Run], extra: str = "") -> dict:
+def summary(name: str, his: list[Run], ours: list[Run], extra: str = "",
+            peer: str = "his") -> dict:
+    """Medians of wall and CPU seconds, and of the per-pair ratios ours / ``peer``'s."""
     ratio = statistics.median(o.wall / h.wall for o, h in zip(ours, his))
-    cpu_ratio = statistics.median(o.cpu / h.cpu for o, h in zip(ours, his) if h.cpu > 0)
+    cpu_ratios = [o.cpu / h.cpu for o, h in zip(ours, his) if h.cpu > 0]
+    cpu_ratio = statistics.median(cpu_ratios) if cpu_ratios else float("nan")
     line = dict(task=name, his_wall=[h.wall for h in his], our_wall=[o.wall for o in ours],
                 his_cpu=[h.cpu for h in his], our_cpu=[o.cpu for o in ours],
                 ratio=ratio, cpu_ratio=cpu_ratio)
-    print(f"{name:<22} his {statistics.median(line['his_wall']):7.2f} s  ours "
-          f"{statistics.median(line['our_wall']):7.2f} s  ratio ours/his {ratio:5.2f}   "
-          f"cpu his {statistics.median(line['his_cpu']):7.2f} s ours "
+    print(f"{name:<22} {peer} {statistics.median(line['his_wall']):7.2f} s  ours "
+          f"{statistics.median(line['our_wall']):7.2f} s  ratio ours/{peer} {ratio:5.2f}   "
+          f"cpu {peer} {statistics.median(line['his_cpu']):7.2f} s ours "
           f"{statistics.median(line['our_cpu']):7.2f} s ratio {cpu_ratio:5.2f}{extra}",
           flush=True)
     return line
@@ -258,19 +301,44 @@ def _solves(name: str, args, his_side, our_side) -> dict:
 
 
 def compare_commands(args, peers) -> list[dict]:
-    ours = [sys.executable, str(HERE / "solve_kalah.py"), "--pits", str(args.pits), "--stones",
-            str(args.stones), "--table-mb", str(args.table_mb), "--rules", args.rules]
+    """Each peer against ``benches/solve_kalah.py`` on each rule asked for, pairs interleaved."""
+    rules = RULE_NAMES if args.rules == "both" else (args.rules,)
     lines = []
     for name, command in peers.items():
         if shutil.which(command[0]) is None:
             print(f"{name}: {command[0]} is not installed, skipped (see benches/README.md)")
             continue
-        theirs, mine = [], []
-        for _ in range(args.repeats):
-            theirs.append(Run(command))
-            mine.append(Run(ours, cwd=ROOT))
-        lines.append(summary(f"{name} {args.rules}", theirs, mine))
+        for rule in rules:
+            lines.append(_peer_pairs(name, peer_command(command, rule, args.pits, args.stones),
+                                     rule, args))
     return lines
+
+
+def _peer_pairs(name: str, command: list[str], rule: str, args) -> dict:
+    ours = [sys.executable, str(HERE / "solve_kalah.py"), "--pits", str(args.pits), "--stones",
+            str(args.stones), "--table-mb", str(args.table_mb), "--rules", rule]
+    print(f"{name} {rule}: {shlex.join(command)} against {shlex.join(ours[1:])}; "
+          f"{args.repeats} interleaved repeats, load {os.getloadavg()[0]:.1f}", flush=True)
+    theirs, mine, answers = [], [], []
+    for repeat in range(args.repeats):
+        theirs.append(Run(command))
+        mine.append(Run(ours, cwd=ROOT))
+        answers.append((read_answer(theirs[-1].stdout), read_solve_kalah(mine[-1].stdout, rule)))
+        _pair(f"{name} {rule}", repeat, theirs[-1], mine[-1], name)
+    their_answer, our_answer = answers[-1]
+    agree = all(t["value"] == o["value"] for t, o in answers)
+    shown = {key: "?" if their_answer[key] is None else f"{their_answer[key]:,}"
+             for key in their_answer}
+    line = summary(f"Kalah({args.pits},{args.stones}) {rule}", theirs, mine,
+                   f"   value {name} {shown['value']} ours {our_answer['value']:+d}"
+                   f"{'' if agree else ' DISAGREE'}, move {name} {shown['move']} ours "
+                   f"{our_answer['move']}, nodes {name} {shown['nodes']} ours "
+                   f"{our_answer['nodes']:,}", name)
+    line.update(peer=name, rule=rule, command=command, peer_answer=their_answer,
+                our_answer=our_answer, agree=agree)
+    if not agree:
+        raise SystemExit(f"{name} and ours disagree on the value")
+    return line
 
 
 def main(argv=None) -> int:
