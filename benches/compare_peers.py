@@ -336,6 +336,8 @@ def _peer_pairs(name: str, command: list[str], rule: str, args) -> dict:
                    f"{our_answer['nodes']:,}", name)
     line.update(peer=name, rule=rule, command=command, peer_answer=their_answer,
                 our_answer=our_answer, agree=agree)
+    if any(t["value"] is None for t, _ in answers):
+        raise SystemExit(f"{name}: no value in its output (it must print e.g. 'value 10')")
     if not agree:
         raise SystemExit(f"{name} and ours disagree on the value")
     return line
