@@ -16,7 +16,9 @@ Every line plays GAMES games through ``solver.games.funkel.api.match`` (seats ro
 replayed at each rotation; the seed picks the deals: tune on another seed than the one you
 report); it prints each bot's win rate with its Wilson 95% interval and, for the search and mc
 bots, the mean / median / largest time per decision, in wall seconds and in the thread's CPU
-seconds (the machine may be shared: CPU seconds are what one core spent).
+seconds (the machine may be shared: CPU seconds are what one core spent). One untimed game
+before each line loads (or, in a fresh checkout, compiles) the kernels, so no decision's time
+includes compiling.
 """
 from __future__ import annotations
 
@@ -112,6 +114,7 @@ def main(argv=None) -> None:
     results = []
     for line in args.lines.split(","):
         players, make = table[line]
+        api.match(players, make(), 1, seed=args.seed + 1)  # untimed: load or compile kernels
         bots = make()
         games = -(-args.games // players) * players        # up to whole rotations
         start = time.perf_counter()
