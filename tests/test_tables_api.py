@@ -120,7 +120,10 @@ def test_impossible_max_stones_are_refused(tmp_path, bad):
 STOP_AT = 9  # the subprocess stops half-way through this level, waiting to be killed
 
 BUILDER = textwrap.dedent("""
-    import sys, time
+    import signal, sys, time
+    # Ctrl-C as a terminal delivers it, even when this suite runs in the background, where
+    # the shell starts every child with SIGINT ignored
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from tables import api, levels
     levels.PERSIST_MIN = 1  # every piece to its file: level 9 is small
     def progress(p):
