@@ -140,8 +140,8 @@ def index_of(counts) -> tuple[int, int]:
     if level > MAX_LEVEL:
         raise ValueError(f"{level} stones in pits; the index covers at most {MAX_LEVEL}")
     s = sum(int(c) for c in mover)
-    return level, int(BLOCK[pits, level, s]) + rank_of(mover) * comb(level - s + pits - 1,
-                                                                     pits - 1) + rank_of(other)
+    return level, (int(BLOCK[pits, level, s]) + rank_of(mover) * int(HALF_SIZE[pits, level - s])
+                   + rank_of(other))
 
 
 def counts_at(level: int, index: int, pits: int = PITS) -> tuple[int, ...]:
