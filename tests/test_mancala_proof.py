@@ -1,12 +1,16 @@
 """Long proofs speak and can be stopped: bounds at every moment, budgets, Ctrl-C (exit 130)."""
 import json
+import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
 from solver.games.mancala import api
+from solver.games.mancala import proof as proof_module
 from test_alphabeta import minimax
 from test_cli import run
 
@@ -62,6 +66,40 @@ def test_ctrl_c_prints_the_bounds_proven_so_far_and_exits_130():
     proof = json.loads(out)
     assert proof["stopped"] == "interrupted" and proof["lower"] <= proof["upper"]
     assert "Traceback" not in err
+
+
+def one_endless_slice(monkeypatch):
+    """Slices so large that only a stop inside a slice can end the proof early."""
+    monkeypatch.setattr(proof_module, "FIRST_SLICE", 1 << 60)
+    monkeypatch.setattr(proof_module, "LAST_SLICE", 1 << 60)
+
+
+def test_max_seconds_stops_the_proof_inside_a_slice(monkeypatch):
+    one_endless_slice(monkeypatch)
+    exact = api.solve(api.Rules(4, 3), tables=False)
+    stopped = api.solve(api.Rules(6, 5), tables=False, table_mb=16, max_seconds=0.3)
+    assert stopped.stopped == "max-seconds" and not stopped.finished
+    assert stopped.lower <= stopped.upper and stopped.nodes > 0
+    again = api.solve(api.Rules(4, 3), tables=False)         # the engine is whole again
+    assert again.value == exact.value and again.nodes == exact.nodes
+
+
+def test_ctrl_c_stops_the_proof_inside_a_slice(monkeypatch):
+    one_endless_slice(monkeypatch)
+    default = signal.getsignal(signal.SIGINT)
+
+    def press_once_the_proof_listens():
+        while signal.getsignal(signal.SIGINT) is default:
+            time.sleep(0.01)
+        time.sleep(0.2)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    press = threading.Thread(target=press_once_the_proof_listens, daemon=True)
+    press.start()
+    stopped = api.solve(api.Rules(6, 5), tables=False, table_mb=16)
+    press.join()
+    assert stopped.stopped == "interrupted" and not stopped.finished
+    assert stopped.lower <= stopped.upper
 
 
 # --- best --exact: the same proof, of one position ------------------------------------------------

@@ -136,6 +136,11 @@ class AlphaBeta:
         self.stats[ab.ABORTED] = 0
         self.stats[ab.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
 
+    def stop(self) -> None:
+        """Abort the search running in another thread at its next node, as its node limit
+        would (the kernels run without the GIL and read the limit at every node)."""
+        self.stats[ab.NODE_LIMIT] = -1
+
     def _check_depth(self):
         if self.stats[ab.ABORTED] and self.stats[ab.MAX_PLY_SEEN] >= ab.MAX_PLY - 1:
             raise RuntimeError(f"search went deeper than {ab.MAX_PLY} plies")

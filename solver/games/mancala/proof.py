@@ -24,7 +24,8 @@ from kernels import mancala as kernel
 from solver.games.mancala.rules import SIDE_NAMES, Rules
 
 FIRST_SLICE = 1_000_000     # nodes of a task's first slice; each round doubles it
-LAST_SLICE = 16_000_000   # a slice is one compiled call: Ctrl-C is seen between slices
+LAST_SLICE = 16_000_000   # a slice is one compiled call, run in a thread that can be stopped
+POLL_SECONDS = 0.05       # how often the waiting thread looks at Ctrl-C and the clock
 
 
 @dataclass
@@ -136,9 +137,14 @@ def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
     def spent() -> None:
         proof.nodes, proof.seconds = engine.nodes - nodes_before, time.perf_counter() - start
 
+    def should_stop() -> bool:
+        return ctrl_c.pressed or (max_seconds is not None and
+                                  time.perf_counter() - start >= max_seconds)
+
     with _CtrlC() as ctrl_c:
         try:
-            _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress)
+            _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress,
+                 should_stop)
         except KeyboardInterrupt:           # a second Ctrl-C, or one outside the main thread
             proof.stopped = "interrupted"
         finally:
@@ -147,9 +153,10 @@ def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
 
 
 class _CtrlC:
-    """While a proof runs, the first Ctrl-C only raises a flag that the loop reads between
-    slices (an exception raised inside Numba's dispatch would not unwind cleanly); a second one
-    interrupts at once. Outside the main thread, signals stay as they are."""
+    """While a proof runs, the first Ctrl-C only raises a flag (an exception raised inside
+    Numba's dispatch would not unwind cleanly): the thread waiting on the running slice sees it
+    and stops the slice (:func:`_stoppable`); a second Ctrl-C raises KeyboardInterrupt. Outside
+    the main thread, signals stay as they are."""
 
     def __enter__(self):
         self.pressed, self.previous = False, None
@@ -167,7 +174,8 @@ class _CtrlC:
         return False
 
 
-def _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress) -> None:
+def _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress,
+         should_stop) -> None:
     slice_nodes = FIRST_SLICE
     while tasks:
         for task in list(tasks):
@@ -180,7 +188,8 @@ def _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress) 
                 return
             if max_nodes is not None:
                 slice_nodes = min(slice_nodes, max(1, max_nodes - proof.nodes))
-            low, high = engine.prove_within(task.state, slice_nodes, task.guess)
+            low, high = _stoppable(engine, should_stop, engine.prove_within, task.state,
+                                   slice_nodes, task.guess)
             # MTD(f) goes on from its guess, moved into the bounds (the bounds' midpoint
             # instead cost 16% more nodes on Kalah(5,4))
             task.guess = min(max(task.guess, low), high)
@@ -193,6 +202,35 @@ def _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress) 
             if progress is not None:
                 progress(proof)
         slice_nodes = min(2 * slice_nodes, LAST_SLICE)
+
+
+def _stoppable(engine, should_stop, call, *args):
+    """``call(*args)``, one compiled slice, in a thread while this one polls ``should_stop``:
+    once it is true the engine aborts the slice at its next node (the kernels release the GIL
+    and read their node limit at every node) with the bounds proven so far. So Ctrl-C and
+    ``max_seconds`` act within a poll, not at the end of a slice of up to LAST_SLICE nodes."""
+    box = {}
+
+    def run():
+        try:
+            box["result"] = call(*args)
+        except BaseException as error:      # handed to the waiting thread
+            box["error"] = error
+
+    worker = threading.Thread(target=run, name="proof-slice", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(POLL_SECONDS)
+            if worker.is_alive() and should_stop():
+                engine.stop()               # again at each poll: the slice may not have begun
+    except BaseException:                   # a second Ctrl-C: stop the slice, then unwind
+        engine.stop()
+        worker.join()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
 
 
 def _tasks(engine, state, prefix: str, sign: int, side: int, lines: list[Line],
