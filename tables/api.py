@@ -51,7 +51,8 @@ def default_directory() -> Path:
 
 
 def _directory(directory) -> Path:
-    path = Path(directory).expanduser() if directory is not None else default_directory()
+    # absolute, so that Dask workers started elsewhere find the same folder
+    path = (Path(directory).expanduser() if directory is not None else default_directory()).absolute()
     if path.exists() and not path.is_dir():
         raise TableError(f"table directory {path} is not a directory")
     return path

@@ -1,8 +1,12 @@
 """A whole-game proof on a real Dask cluster (two worker processes on loopback): the openings
 are proven as tasks and the values equal the single-process proof's."""
 import json
+import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -38,3 +42,50 @@ def test_the_command_line_solves_on_the_cluster(cluster):
 def test_an_unreachable_scheduler_is_bad_input():
     with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
         api.solve(api.Rules(3, 2), tables=False, scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_node_budget_does_not_apply_on_a_cluster(cluster):
+    with pytest.raises(InputError, match="does not apply on a cluster"):
+        api.solve(api.Rules(3, 2), tables=False, max_nodes=10,
+                  scheduler=cluster.scheduler_address)
+
+
+def test_the_cluster_uses_the_default_table_folder_as_a_local_solve_does(cluster, tmp_path,
+                                                                         monkeypatch):
+    from solver import tables
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    tables.build(6, pits=4)
+    rules = api.Rules(4, 2)
+    on_cluster = api.solve(rules, table_mb=16, scheduler=cluster.scheduler_address)
+    local = api.solve(rules)
+    assert on_cluster.table_levels == local.table_levels == 6
+    assert values(on_cluster) == values(local)
+
+
+def test_max_seconds_ends_every_task_with_the_bounds_it_proved(cluster):
+    exact = 10                  # Kalah(6,4), empty-capture rule (Irving, Donkers, Uiterwijk)
+    stopped = api.solve(api.Rules(6, 4), tables=False, table_mb=16, max_seconds=1,
+                        scheduler=cluster.scheduler_address)
+    assert stopped.stopped == "max-seconds" and not stopped.finished
+    assert stopped.lower <= exact <= stopped.upper
+    again = api.solve(api.Rules(4, 2), tables=False, table_mb=16,       # the workers are free
+                      scheduler=cluster.scheduler_address)
+    assert again.finished and again.value == api.solve(api.Rules(4, 2), tables=False).value
+
+
+def test_ctrl_c_stops_the_cluster_tasks_and_keeps_their_bounds(cluster):
+    default = signal.getsignal(signal.SIGINT)
+
+    def press_once_the_proof_listens():
+        while signal.getsignal(signal.SIGINT) is default:
+            time.sleep(0.01)
+        time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    press = threading.Thread(target=press_once_the_proof_listens, daemon=True)
+    press.start()
+    stopped = api.solve(api.Rules(6, 4), tables=False, table_mb=16,
+                        scheduler=cluster.scheduler_address)
+    press.join()
+    assert stopped.stopped == "interrupted" and not stopped.finished
+    assert stopped.lower <= 10 <= stopped.upper

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -197,11 +198,15 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     bounds proven so far; ``progress(proof)`` sees them after every slice of work. ``tables``
     as in :func:`best_move` (None: the default directory's, if built). ``scheduler``: the
     address of a Dask scheduler (``tcp://HOST:PORT``): the openings are proven there as tasks
-    (``proof.prove_game_on_cluster``; budgets do not apply)."""
+    (``proof.prove_game_on_cluster``; ``max_seconds`` and Ctrl-C stop it with the openings
+    proven by then, ``max_nodes`` does not apply)."""
     from solver.games.mancala.proof import prove_game
-    if scheduler is not None:
-        return _solve_on_cluster(rules, tables, table_mb, scheduler)
     _check_budgets(max_seconds, max_nodes)
+    if scheduler is not None:
+        if max_nodes is not None:
+            raise InputError("max_nodes (--max-nodes) does not apply on a cluster, whose tasks "
+                             "each run to the end: use max_seconds (--max-seconds)")
+        return _solve_on_cluster(rules, tables, table_mb, scheduler, max_seconds, progress)
     pos = reference.new_game(rules)
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False))
     mb = table_mb or default_table_mb(pos, True)
@@ -221,24 +226,37 @@ def _check_budgets(max_seconds, max_nodes) -> None:
         raise InputError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
 
 
-def _solve_on_cluster(rules: Rules, tables, table_mb: int | None, scheduler: str):
+def _solve_on_cluster(rules: Rules, tables, table_mb: int | None, scheduler: str,
+                      max_seconds: float | None, progress):
     from solver.games.mancala.proof import prove_game_on_cluster
     try:
         from distributed import Client
     except ImportError:
         raise InputError("--scheduler needs Dask: pip install 'solver[distributed]'") from None
-    if tables not in (None, False):
-        endgame_tables(tables, rules, required=True)      # checked here, read by the workers
+    tables = _cluster_tables(tables, rules)
     try:
         client = Client(scheduler, timeout=10)
     except (OSError, TimeoutError, ValueError) as error:
         raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     try:
         mb = table_mb or default_table_mb(reference.new_game(rules), True)
-        return prove_game_on_cluster(client, rules, tables=None if tables is None else tables,
-                                     table_mb=mb)
+        return prove_game_on_cluster(client, rules, tables=tables, table_mb=mb,
+                                     max_seconds=max_seconds, progress=progress)
     finally:
         client.close()
+
+
+def _cluster_tables(tables, rules: Rules) -> str | None:
+    """The table folder the workers should read, as an absolute path (they may run elsewhere),
+    chosen as a local solve would choose it: None for the default folder if it holds this
+    board's tables, False for none. Checked here, read by the workers."""
+    if tables is False:
+        return None
+    from solver import tables as tables_api
+    directory = tables_api.default_directory() if tables in (None, True) else Path(tables)
+    if endgame_tables(str(directory), rules, required=tables is not None) is None:
+        return None
+    return str(directory.expanduser().absolute())
 
 
 def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True,

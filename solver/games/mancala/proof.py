@@ -17,6 +17,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -117,12 +118,13 @@ class _Task:
 def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
                max_nodes: int | None = None,
                progress: Callable[[Proof], None] | None = None, side: int = 0,
-               openings: bool = True) -> Proof:
+               openings: bool = True, stop: Callable[[], bool] | None = None) -> Proof:
     """Prove the position ``state`` with ``engine`` (an ``AlphaBeta``): every opening's value
     (module docstring), or with ``openings=False`` only the root's value and an optimal move.
     ``side``: who moves in ``state`` (0 = A; it names the moves' bins). Values are for that
     side. Ctrl-C, ``max_seconds`` or ``max_nodes`` end it early with the bounds proven so far
-    (``Proof.stopped`` says which)."""
+    (``Proof.stopped`` says which); so does ``stop()`` turning true (a request from elsewhere,
+    such as a cluster's client: stopped "interrupted")."""
     start, nodes_before = time.perf_counter(), engine.nodes
     banked, swing = (int(x) for x in engine.game.bounds(state))
     proof = Proof(rules, banked - swing, banked + swing, [], side=side)
@@ -137,13 +139,16 @@ def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
     def spent() -> None:
         proof.nodes, proof.seconds = engine.nodes - nodes_before, time.perf_counter() - start
 
+    def interrupted() -> bool:
+        return ctrl_c.pressed or (stop is not None and stop())
+
     def should_stop() -> bool:
-        return ctrl_c.pressed or (max_seconds is not None and
-                                  time.perf_counter() - start >= max_seconds)
+        return interrupted() or (max_seconds is not None and
+                                 time.perf_counter() - start >= max_seconds)
 
     with _CtrlC() as ctrl_c:
         try:
-            _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress,
+            _run(engine, tasks, proof, interrupted, spent, max_seconds, max_nodes, progress,
                  should_stop)
         except KeyboardInterrupt:           # a second Ctrl-C, or one outside the main thread
             proof.stopped = "interrupted"
@@ -174,12 +179,12 @@ class _CtrlC:
         return False
 
 
-def _run(engine, tasks, proof, ctrl_c, spent, max_seconds, max_nodes, progress,
+def _run(engine, tasks, proof, interrupted, spent, max_seconds, max_nodes, progress,
          should_stop) -> None:
     slice_nodes = FIRST_SLICE
     while tasks:
         for task in list(tasks):
-            if ctrl_c.pressed:
+            if interrupted():
                 proof.stopped = "interrupted"
                 return
             if _out_of_budget(proof, max_seconds, max_nodes):
@@ -299,11 +304,18 @@ def _out_of_budget(proof: Proof, max_seconds, max_nodes) -> bool:
 
 # --- on a Dask cluster ----------------------------------------------------------------------------
 
-def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 256) -> Proof:
+def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 256,
+                          max_seconds: float | None = None,
+                          progress: Callable[[Proof], None] | None = None) -> Proof:
     """The same proof as :func:`prove_game`, split near the root: each opening (each
     continuation after an extra turn) is an independent exact proof, one Dask task, on workers
-    that share the endgame-table folder ``tables`` (None/False: none). The client gathers the
-    values and combines them; the values equal a single-process proof's."""
+    that share the endgame-table folder ``tables`` (an absolute path; None: none). The client
+    gathers the values as they come and combines them; the values equal a single-process
+    proof's. ``max_seconds`` (a deadline each task keeps by the wall clock) or Ctrl-C (a Dask
+    ``Event`` the tasks watch) end every task with the bounds it proved by then; a second Ctrl-C
+    cancels the tasks and keeps what has come back."""
+    from distributed import Event
+
     from solver.games.mancala import api
     from solver.search.alphabeta import AlphaBeta
     start = time.perf_counter()
@@ -312,27 +324,55 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
     banked, swing = (int(x) for x in local.game.bounds(state))
     proof = Proof(rules, banked - swing, banked + swing, [], table_mb=table_mb)
     tasks = _tasks(local, state, "", 1, 0, proof.openings, depth=2)
-    futures = [client.submit(prove_line, rules.pits, rules.stones, rules.capture_empty,
-                             [int(b) for b in task.line.name.split("-")], tables, table_mb,
-                             pure=False) for task in tasks]
-    for task, future in zip(tasks, futures):
-        value, reply, nodes, levels = future.result()
-        task.line.lower = task.line.upper = task.sign * value
-        if reply is not None:
-            task.line.reply = reply + 1 + task.side * task.pits
-            task.line.reply_by = SIDE_NAMES[task.side]
-        proof.nodes += nodes
-        proof.table_levels = max(proof.table_levels, levels)
     _combine(proof)
+    deadline = None if max_seconds is None else time.time() + max_seconds
+    stop = Event(f"solver-proof-stop-{uuid.uuid4().hex}", client)
+    pending = {client.submit(prove_line, rules.pits, rules.stones, rules.capture_empty,
+                             [int(b) for b in task.line.name.split("-")], tables, table_mb,
+                             deadline, stop.name, pure=False): task for task in tasks}
+    with _CtrlC() as ctrl_c:
+        try:
+            while pending:
+                if ctrl_c.pressed and not stop.is_set():
+                    stop.set()
+                finished = [future for future in pending if future.done()]
+                for future in finished:
+                    _record(proof, pending.pop(future), future.result())
+                if finished:
+                    _combine(proof)
+                    proof.seconds = time.perf_counter() - start
+                    if progress is not None:
+                        progress(proof)
+                else:
+                    time.sleep(POLL_SECONDS)
+        except KeyboardInterrupt:               # a second Ctrl-C
+            client.cancel(list(pending))
+    if not proof.finished:
+        proof.stopped = "interrupted" if ctrl_c.pressed else "max-seconds"
     proof.seconds = time.perf_counter() - start
     return proof
 
 
+def _record(proof: Proof, task: _Task, result: dict) -> None:
+    """A task's answer into its line (turned into A's view) and the totals."""
+    low, high = sorted((task.sign * result["lower"], task.sign * result["upper"]))
+    task.line.lower, task.line.upper = max(task.line.lower, low), min(task.line.upper, high)
+    if result["reply"] is not None:
+        task.line.reply = result["reply"]
+        task.line.reply_by = SIDE_NAMES[task.side]
+    proof.nodes += result["nodes"]
+    proof.table_levels = max(proof.table_levels, result["levels"])
+
+
 def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tables,
-               table_mb: int) -> tuple[int, int | None, int, int]:
+               table_mb: int, deadline: float | None = None,
+               stop_event: str | None = None) -> dict:
     """A worker's task: play the bins of ``line`` from the start, prove the position reached
-    (value for its mover, optimal lane), with its own transposition table of ``table_mb`` MB and
-    the endgame tables of the shared folder ``tables``. Returns (value, lane, nodes, levels)."""
+    with its own transposition table of ``table_mb`` MB and the endgame tables of the shared
+    folder ``tables``, until the proof ends, the wall clock passes ``deadline`` (``time.time()``)
+    or the Dask ``Event`` named ``stop_event`` is set. Returns the bounds proven for the
+    position's mover (equal when finished), its optimal move's bin once proven, nodes and
+    table levels."""
     from solver.games.mancala import api
     from solver.search.alphabeta import AlphaBeta
     rules = Rules(pits, stones, capture_empty)
@@ -342,5 +382,24 @@ def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tab
     found = None if tables in (None, False) else api.endgame_tables(tables, rules,
                                                                      required=True)
     engine = AlphaBeta(api.kernel_game(with_tables=found is not None), table_mb, found)
-    value, lane = engine.prove(api.to_packed(pos))
-    return value, lane, engine.nodes, 0 if found is None else found.max_swing
+    seconds = None if deadline is None else max(deadline - time.time(), 1e-3)
+    proof = prove_game(engine, api.to_packed(pos), rules, max_seconds=seconds,
+                       side=pos.to_move, openings=False, stop=_event_watch(stop_event))
+    return dict(lower=proof.lower, upper=proof.upper, reply=proof.move, nodes=proof.nodes,
+                levels=0 if found is None else found.max_swing)
+
+
+def _event_watch(name: str | None, every: float = 1.0) -> Callable[[], bool] | None:
+    """Whether the Dask ``Event`` ``name`` is set, asked of the scheduler at most every
+    ``every`` seconds (it is a network call)."""
+    if name is None:
+        return None
+    from distributed import Event
+    event, seen = Event(name), dict(at=-every, set=False)
+
+    def watch() -> bool:
+        now = time.monotonic()
+        if now - seen["at"] >= every:
+            seen["at"], seen["set"] = now, event.is_set()
+        return seen["set"]
+    return watch
