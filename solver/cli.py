@@ -367,10 +367,10 @@ def _tables_commands(commands):
     build.add_argument("--pits", type=int, default=6, metavar="M", help="pits a side, 1..6 "
                        "(default 6)")
     for parser in (info, verify):
-        parser.add_argument("--pits", type=int, metavar="M", help="only the tables of "
-                            "M pits a side (default: every board)")
-    probe.add_argument("--pits", type=int, metavar="M", help="pits a side (default: the "
-                       "position's; given, it must match)")
+        parser.add_argument("--pits", type=whole(1, 6, "pits per side"), metavar="M",
+                            help="only the tables of M pits a side (default: every board)")
+    probe.add_argument("--pits", type=whole(1, 6, "pits per side"), metavar="M",
+                       help="pits a side (default: the position's; given, it must match)")
 
 
 class _ProgressBar:

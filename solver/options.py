@@ -51,10 +51,18 @@ def seed(text: str) -> int:
     return _whole(text, 0, SEED_MAX, "a seed")
 
 
+class OptionValueError(InputError, argparse.ArgumentTypeError):
+    """A bad option value: an InputError to the API, and to argparse (used as a ``type=``) the
+    reason it prints as "argument --flag: <why>" instead of "invalid ... value"."""
+
+
 def whole(low: int, high: int, what: str = "the value") -> Callable[[str], int]:
     """A whole number in low..high."""
     def parse(text: str) -> int:
-        return _whole(text, low, high, what)
+        try:
+            return _whole(text, low, high, what)
+        except InputError as error:
+            raise OptionValueError(str(error)) from None
     parse.__name__ = what
     return parse
 

@@ -111,6 +111,9 @@ def test_new_without_a_seed_deals_at_random_and_says_how_to_deal_it_again():
     ["play", "tunhell", "--bots", "alphabeta,random"],
     ["play", "mancala", "--bots", "random"],
     ["bench", "mancala", "--threads", "0"],
+    ["tables", "info", "--pits", "9"],
+    ["tables", "verify", "--pits", "0"],
+    ["tables", "probe", "1,0/0,1 0-0 A", "--pits", "7"],
     ["best", "mancala", "--depth", "4", "--seed", "3"],
 ], ids=lambda a: " ".join(a))
 def test_options_are_checked_alike_everywhere(args):
