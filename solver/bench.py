@@ -202,9 +202,12 @@ class Comparison:
 
     rows: list[dict]
     baseline_version: int | None
+    settings_changed: dict = field(default_factory=dict)   # {setting: [then, now]}
+    missing: list[str] = field(default_factory=list)       # positions only the baseline has
 
     def to_dict(self) -> dict:
         return dict(baseline_version=self.baseline_version, rows=self.rows,
+                    settings_changed=self.settings_changed, missing=self.missing,
                     changed_signatures=sum(1 for r in self.rows if r["nodes_changed"]),
                     median_ratio=self.median_ratio)
 
@@ -225,6 +228,11 @@ class Comparison:
                          f"{ratio}{mark}")
         lines.append(f"median ratio: {self.median_ratio}   changed signatures: "
                      f"{sum(1 for r in self.rows if r['nodes_changed'])}")
+        for name, (then, now) in self.settings_changed.items():
+            lines.append(f"settings differ: {name} was {then}, now {now} (node counts are "
+                         "comparable only at equal settings)")
+        if self.missing:
+            lines.append(f"only in the baseline: {', '.join(self.missing)}")
         return "\n".join(lines)
 
 
@@ -241,4 +249,9 @@ def compare(report: BenchReport, saved: dict) -> Comparison:
         rows.append(dict(game=r.game, search=r.search, position=r.position, nodes=r.nodes,
                          then_nodes=old_nodes, nodes_changed=old_nodes != r.nodes,
                          ratio=None if ratio is None else round(ratio, 4)))
-    return Comparison(rows, saved.get("version"))
+    then_settings = saved.get("settings") if isinstance(saved.get("settings"), dict) else {}
+    changed = {name: [then_settings.get(name), now]
+               for name, now in report.settings.items() if then_settings.get(name) != now}
+    now_keys = {(r.game, r.search, r.position) for r in report.rows}
+    missing = ["/".join(str(part) for part in key) for key in then if key not in now_keys]
+    return Comparison(rows, saved.get("version"), changed, missing)

@@ -60,6 +60,20 @@ def test_a_saved_run_is_a_baseline_that_flags_a_changed_signature(tmp_path):
     deeper = run("bench", "mancala", "--depth", "4", "--baseline", str(saved))
     assert deeper.returncode == 0 and "! nodes" in deeper.stdout   # a deeper search: new nodes
     assert "median ratio" in deeper.stdout
+    assert same["settings_changed"] == {} and same["missing"] == []
+    assert "settings differ: depth was 3, now 4" in deeper.stdout    # and it says why
+
+
+def test_a_baseline_row_the_run_lacks_is_named(tmp_path):
+    saved = tmp_path / "base.json"
+    assert run("bench", "mancala", "--depth", "2", "--save", str(saved)).returncode == 0
+    report = json.loads(saved.read_text())
+    report["rows"].append(dict(report["rows"][0], position="gone"))
+    saved.write_text(json.dumps(report))
+    out = json.loads(run("bench", "mancala", "--depth", "2", "--baseline", str(saved),
+                         "--json").stdout)["baseline"]
+    first = report["rows"][0]
+    assert out["missing"] == [f"{first['game']}/{first['search']}/gone"]
 
 
 def test_a_baseline_that_is_not_a_report_is_one_line(tmp_path):
