@@ -123,6 +123,9 @@ def test_the_commands_take_every_board(tmp_path):
     solved = run_json("solve", "mancala", "--pits", "3", "--stones", "2", "--no-capture-empty",
                       "--tables", directory)
     assert solved["value"] == mancala.solve(mancala.Rules(3, 2, False), tables=False).value
+    best = run_json("best", "mancala", position, "--pits", "3", "--no-capture-empty", "--exact",
+                    "--tables", directory)
+    assert best["value"] == exact.value and best["table_levels"] == 8
     refused = run("tables", "build", "mancala", "--pits", "7", "--max-stones", "3", "--dir",
                   directory)
     assert refused.returncode == 2 and refused.stderr.startswith("solver: error: --pits")

@@ -74,7 +74,8 @@ class SearchResult:
         out = dict(position=self.position, **rules_fields(self.rules), move=self.move,
                    value=self.value, exact=self.exact, depth=self.depth, pv=self.pv,
                    nodes=self.nodes, seconds=round(self.seconds, 6),
-                   nodes_per_second=round(self.nodes_per_second))
+                   nodes_per_second=round(self.nodes_per_second),
+                   table_levels=self.table_levels, table_hits=self.table_hits)
         if self.proof:
             out.update(lower=self.lower, upper=self.upper, finished=self.stopped is None,
                        stopped=self.stopped)
