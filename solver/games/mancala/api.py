@@ -160,7 +160,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
               seconds: float | None = None, depth: int | None = None, exact: bool = False,
               all_moves: bool = False, table_mb: int | None = None,
               tables=None, max_seconds: float | None = None, max_nodes: int | None = None,
-              progress=None) -> BestMove:
+              progress=None, backend: str | None = None) -> BestMove:
     """Search a position (the start of ``rules`` when None): exactly, to ``depth`` plies, or for
     ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
     the end of every line reports ``exact=True``. Without ``rules``, a position is played
@@ -173,7 +173,11 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
 
     ``tables``: endgame tables probed at the leaves: a directory, True for
     the default directory, False for none; None (the default) uses the default directory's
-    tables for an exact search when it has any."""
+    tables for an exact search when it has any.
+
+    ``backend``: the alpha-beta kernels (:func:`kernel_game`); None (the default): "cython"
+    when no tables are probed (it starts without Numba), else "numba". Both give the same
+    answer, node count included."""
     pos, rules = playable_position(position, rules)
     if sum(1 for _ in (seconds, depth) if _ is not None) + bool(exact) > 1:
         raise InputError("choose one of a time limit, a depth or an exact solve")
@@ -187,10 +191,14 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
         raise InputError(f"time must be positive, got {seconds}")
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False),
                                   wanted=exact if tables is None else bool(tables))
+    if backend not in (None, *BACKENDS):
+        raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "cython" and found_tables is not None:
+        raise InputError("the Cython alpha-beta probes no endgame tables: pass tables=False")
     # Without tables the Cython alpha-beta, with them the Numba one: the same search
     # (tests/test_mancala_cython_ab.py), but only the Cython one starts without Numba.
-    game = kernel_game(backend="cython") if found_tables is None else \
-        kernel_game(with_tables=True)
+    game = kernel_game(with_tables=found_tables is not None,
+                       backend=backend or ("cython" if found_tables is None else "numba"))
     engine = AlphaBeta(game, table_mb or default_table_mb(pos, exact), found_tables)
     state = to_packed(pos)
     levels = 0 if found_tables is None else found_tables.max_swing
