@@ -359,3 +359,20 @@ def test_whole_small_games_are_solved_the_same(m, n, capture_empty):
     numba, cython = (api.best_move(None, rules, exact=True, all_moves=True, tables=False,
                                    backend=b) for b in api.BACKENDS)
     assert comparable(cython) == comparable(numba)
+
+
+@pytest.mark.slow
+def test_the_bench_positions_to_depth_twenty_are_searched_the_same():
+    """`solver bench mancala`'s alpha-beta workload (its fixed positions, iterative deepening to
+    20 sowings on a 64 MB table) on both backends: the same answers, nodes and tables."""
+    from solver.games.mancala.commands import bench_positions
+    for entry in bench_positions():
+        pos = replace(reference.from_text(entry["position"]), capture_empty=entry["capture_empty"])
+        state = api.to_packed(pos)
+        numba, cython = (AlphaBeta(api.kernel_game(backend=b), 64) for b in api.BACKENDS)
+        found = [engine.iterate(state, max_depth=20) for engine in (numba, cython)]
+        numba_found, cython_found = ((f.move, f.value, f.pv, f.nodes,
+                                      [(depth, value, nodes) for depth, value, nodes, _ in
+                                       f.iterations]) for f in found)
+        assert cython_found == numba_found, describe(pos)
+        assert np.array_equal(cython.tt, numba.tt) and np.array_equal(cython.work, numba.work)
