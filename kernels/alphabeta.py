@@ -49,35 +49,24 @@ from numba import types
 
 from kernels._intrinsics import prefetch_row
 from kernels._jit import fn, kernel
+# The constants, stats slots and layouts live in a module that needs no Numba (the driver and the
+# Cython kernel read them too); re-exported here, so ``kernels.alphabeta.NODES`` still works.
+from kernels.alphabeta_layout import (  # noqa: F401
+    ABORTED, ABORTED_MOVE, BOUND_BIAS, BUCKET, ETC_CUTOFFS, ETC_MIN_SWING, ETC_SWING, EXACT,
+    HEURISTIC_BIT, HEURISTIC_LEAVES, HISTORY, HISTORY_LIMIT, IN_USE_BIT, INFINITY, MAX_PLY,
+    MAX_PLY_SEEN, NO_ENTRY, NO_ETC, NO_LOWER, NO_MOVE, NO_ORDERING, NO_TABLE, NO_UPPER,
+    NODE_LIMIT, NODES, OPTIONS, PROBE_MAX, ROOT_MOVE, STATS, STATS_SIZE, TABLE_HITS,
+    TABLE_OFFSETS, TT_HITS, TT_MIN_SWING, WORK_SHAPE, new_table, new_workspace, stats_of)
 from kernels.contract import (CHILD0, CHILD1, EXPANSION_WIDTH, EXTRA_TURN, GAIN_BIAS, GAIN_SHIFT,
                               GAME_OVER, INFO, MAX_MOVES, MOVE, ORDER)
 
 STATE = types.UniTuple(types.uint64, 2)
-EXACT = 255                 # depth meaning: search to the end of the game
-MAX_PLY = 1024
-INFINITY = 1 << 20          # beyond any game value
-HISTORY_LIMIT = 1 << 22
-# Positions whose value can change by at most this much have tiny subtrees: searching them
-# again is cheaper than a table probe that misses the cache.
-TT_MIN_SWING = 4
-# Enhanced transposition cutoffs are tried only where the swing exceeds stats[ETC_SWING], by
-# default this: below it a child's subtree is too small for the extra probes, which wait on
-# memory, to pay (node counts and CPU time in benches/README.md).
-ETC_MIN_SWING = 20
 
-# stats[] slots
-(NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS,
- TABLE_HITS, PROBE_MAX, ETC_CUTOFFS, ETC_SWING) = range(12)
-# stats[OPTIONS] bits: switch parts off, to test that they change speed and not values
-NO_TABLE, NO_ORDERING, NO_ETC = 1, 2, 4
-STATS_SIZE = 16
-NO_ENTRY = -32768           # probe(): the tables do not hold this position
-
-_IN_USE = np.uint64(1 << 63)
-_HEURISTIC = np.uint64(1 << 62)
-_NO_LOWER = 0
-_NO_UPPER = 0xFFFF
-_BIAS = 32768
+_IN_USE = np.uint64(1 << IN_USE_BIT)
+_HEURISTIC = np.uint64(1 << HEURISTIC_BIT)
+_NO_LOWER = NO_LOWER
+_NO_UPPER = NO_UPPER
+_BIAS = BOUND_BIAS
 _U16 = np.uint64(0xFFFF)
 _U8 = np.uint64(0xFF)
 
@@ -183,33 +172,6 @@ _SEARCH_SIGNATURE = types.int64(
     fn(GAME["expand"]), fn(GAME["bounds"]), fn(GAME["evaluate"]), fn(GAME["score"]),
     fn(GAME["probe"]), types.uint64, types.uint64, types.uint64[:, ::1], types.int64[:, ::1],
     types.int8[::1])
-
-# Row MAX_PLY of ``work`` holds the history counters, the stats and the endgame tables' level
-# offsets (``offsets`` of probe(): level l is data[offsets[l]:offsets[l + 1]]).
-HISTORY, STATS, TABLE_OFFSETS = 0, MAX_MOVES, MAX_MOVES + STATS_SIZE
-# The search adds one block to a ply's expansion row: each child's TT bucket (-1: none).
-BUCKET = EXPANSION_WIDTH
-WORK_SHAPE = (MAX_PLY + 1, EXPANSION_WIDTH + MAX_MOVES)
-
-
-def new_workspace():
-    """Fresh scratch for :func:`search`; ``stats(work)`` and ``history(work)`` are views."""
-    work = np.zeros(WORK_SHAPE, np.int64)
-    stats_of(work)[ETC_SWING] = ETC_MIN_SWING
-    return work
-
-
-def stats_of(work):
-    return work[MAX_PLY, STATS:STATS + STATS_SIZE]
-
-
-def new_table(megabytes):
-    """An empty transposition table of about ``megabytes`` (a power-of-two entry count)."""
-    entries = 2
-    while entries * 2 * 32 <= megabytes * (1 << 20):
-        entries *= 2
-    return np.zeros((entries, 4), np.uint64)
-
 
 @kernel(types.void(types.int64[::1], types.int64))
 def _sort_moves(row, count):
@@ -437,8 +399,6 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
 _GAME_ARGS = (fn(GAME["expand"]), fn(GAME["bounds"]), fn(GAME["evaluate"]), fn(GAME["score"]),
               fn(GAME["probe"]), types.uint64, types.uint64, types.uint64[:, ::1],
               types.int64[:, ::1], types.int8[::1])
-NO_MOVE = -1
-ABORTED_MOVE = -2
 
 
 @kernel(types.UniTuple(types.int64, 4)(STATE, types.int64, *_GAME_ARGS))

@@ -1,8 +1,9 @@
 """The Cython engines under AddressSanitizer and UndefinedBehaviorSanitizer (issue 9): a copy of
 the source tree is built with ``SOLVER_SANITIZE=1`` and the Tunhell engine-vs-reference games,
-the searches (ISMCTS, PIMC), the determinizer and the Tunhell reader fuzzer run on it in a
-subprocess with the sanitizer runtime preloaded. Any out-of-bounds access, use after free,
-double free or undefined behaviour aborts that run with a report.
+the searches (ISMCTS, PIMC), the determinizer, the Tunhell reader fuzzer and the Cython Mancala
+alpha-beta against the Numba one run on it in a subprocess with the sanitizer runtime preloaded.
+Any out-of-bounds access, use after free, double free or undefined behaviour aborts that run
+with a report.
 
 Slow (a sanitized build takes about a minute, the run about another): ``python -m pytest -m slow
 tests/test_sanitizer.py``. The README's "Development" section gives the same steps by hand.
@@ -23,6 +24,7 @@ RUNS_UNDER_SANITIZERS = [
     "tests/test_tunhell_engine.py",      # engine vs reference, action by action, random games
     "tests/test_tunhell_search.py",      # ISMCTS, PIMC, the determinizer against the reference
     "tests/test_fuzz_positions.py::test_damaged_tunhell_views_are_read_or_refused_in_one_line",
+    "tests/test_mancala_cython_ab.py",   # the Cython Mancala alpha-beta against the Numba one
 ]
 
 
@@ -69,7 +71,7 @@ def test_the_sanitized_kernels_are_the_ones_imported(sanitized_tree):
 
 
 @pytest.mark.slow
-def test_tunhell_engine_searches_and_reader_run_clean_under_asan_and_ubsan(sanitized_tree):
+def test_the_cython_engines_searches_and_reader_run_clean_under_asan_and_ubsan(sanitized_tree):
     done = run_sanitized(sanitized_tree, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                          *RUNS_UNDER_SANITIZERS)
     report = done.stdout[-4000:] + done.stderr[-4000:]

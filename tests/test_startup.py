@@ -1,11 +1,14 @@
 """Nothing compiled is imported until a command needs it: help, listing tables and refusing
-bad input stay light (Numba's first use costs over a second here). Each command runs in a fresh
-interpreter, which then reports whether Numba was loaded."""
+bad input stay light (Numba's first use costs over a second here), and a Mancala best move
+without endgame tables runs on the Cython alpha-beta, which needs no Numba. Each command runs in
+a fresh interpreter, which then reports whether Numba was loaded."""
 import json
 import subprocess
 import sys
 
 import pytest
+
+from solver.games.mancala import api as mancala
 
 PROBE = """
 import json, sys
@@ -30,13 +33,41 @@ LIGHT_COMMANDS = [
     ["tables", "build", "mancala", "--max-stones", "99", "--dir", "{empty}"],
     ["solve", "mancala", "--pits", "9"],
 ]
+ENDGAME = "0,0,1,2,0,1/1,0,2,0,1,1 20-17 A"
+# Best moves that probe no tables: (command options, what best_move is asked in-process; None
+# for a timed search, asked again to the depth it completed)
+CYTHON_BEST = [
+    (["--depth", "12"], dict(depth=12)),
+    (["--time", "0.2"], None),
+    ([ENDGAME, "--exact", "--no-tables"], dict(exact=True, tables=False)),
+]
+
+
+def run_probed(args):
+    """(exit code, whether Numba was imported, stdout) of the CLI in a fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                          timeout=60)
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report["code"], report["numba"], done.stdout, done.stderr
 
 
 @pytest.mark.parametrize("command", LIGHT_COMMANDS, ids=" ".join)
 def test_help_listing_and_bad_input_import_nothing_compiled(tmp_path, command):
-    args = [a.replace("{empty}", str(tmp_path)) for a in command]
-    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
-                          timeout=60)
-    report = json.loads(done.stderr.strip().splitlines()[-1])
-    assert report["numba"] is False, done.stderr
-    assert report["code"] in (0, 2), done.stderr
+    code, numba, _, stderr = run_probed([a.replace("{empty}", str(tmp_path)) for a in command])
+    assert numba is False, stderr
+    assert code in (0, 2), stderr
+
+
+@pytest.mark.parametrize("options,asked", CYTHON_BEST, ids=lambda o: " ".join(o) if
+                         isinstance(o, list) else "")
+def test_a_best_move_without_tables_imports_no_numba_and_is_the_numba_search_answer(options,
+                                                                                    asked):
+    code, numba, stdout, stderr = run_probed(["best", "mancala", *options, "--json"])
+    assert (code, numba) == (0, False), stderr
+    answer = json.loads(stdout)
+    rules = mancala.Rules(answer["pits"], answer["stones"], answer["capture_empty"])
+    timed = asked is None
+    expected = mancala.best_move(answer["position"], rules, backend="numba",
+                                 **(dict(depth=answer["depth"]) if timed else asked)).to_dict()
+    same = ["move", "value", "exact", "depth"] + ([] if timed else ["pv", "nodes"])
+    assert {k: answer[k] for k in same} == {k: expected[k] for k in same}

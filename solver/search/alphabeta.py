@@ -1,24 +1,62 @@
 """Alpha-beta driver: iterative deepening, time control, exact solving (MTD(f)), principal
-variation. Game-agnostic: it drives ``kernels.alphabeta.search`` with a game's kernel functions.
+variation. Game-agnostic: it drives the search kernels of a :class:`Backend` with a game's
+kernel functions: by default ``kernels.alphabeta``'s generic ones (Numba), which take the game's
+functions as arguments; or kernels compiled for one game (``kernels/mancala_ab.pyx``, Cython),
+which need no Numba and so start in milliseconds. Numba is imported only when a search runs on
+its backend.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cache
 from typing import Callable, NamedTuple
 
 import numpy as np
 
-from kernels import alphabeta as ab
+from kernels import alphabeta_layout as ab
 from kernels.contract import EXTRA_TURN, GAME_OVER
 
 DEFAULT_TABLE_MB = 256
 
 
+class Backend(NamedTuple):
+    """The search kernels a driver calls, with ``kernels.alphabeta``'s signatures less the
+    game's functions: ``search(state, depth, alpha, beta, ply, bucket, *context)``,
+    ``prove(state, guess, *context)``, ``exact_line(state, value, line, *context)`` and
+    ``table_move(state, mask0, mask1, tt)``, where ``context(game, mask0, mask1, tt, work,
+    tables)`` is what follows the first arguments: with the game's five search functions in
+    front for the generic kernels, only the table and scratch for kernels compiled for one
+    game. ``probes_tables``: the kernels can look endgame tables up."""
+
+    name: str
+    search: Callable
+    prove: Callable
+    exact_line: Callable
+    table_move: Callable
+    context: Callable
+    probes_tables: bool
+
+
+@cache
+def numba_backend() -> Backend:
+    """The generic Numba kernels (``kernels.alphabeta``); importing them imports Numba."""
+    from kernels import alphabeta as kernel
+
+    def with_game_functions(game, mask0, mask1, tt, work, tables):
+        return (game.expand, game.bounds, game.evaluate, game.score, game.probe, mask0, mask1,
+                tt, work, tables)
+
+    return Backend("numba", kernel.search, kernel.prove, kernel.exact_line, kernel._table_move,
+                   with_game_functions, True)
+
+
 class KernelGame(NamedTuple):
     """A game's compiled functions (the contract is in ``kernels/alphabeta.py``): the first five
     go into the search kernel; ``key_mask`` gives the table-key bits (the same for every state
-    reachable from the one asked about); ``play`` and ``legal_moves`` serve this driver."""
+    reachable from the one asked about); ``play`` and ``legal_moves`` serve this driver.
+    ``backend``: the search kernels that take these functions (None: :func:`numba_backend`);
+    kernels compiled for one game come with that game's functions from the same module."""
 
     expand: Callable
     bounds: Callable
@@ -28,6 +66,7 @@ class KernelGame(NamedTuple):
     key_mask: Callable
     play: Callable
     legal_moves: Callable
+    backend: Backend | None = None
 
 
 @dataclass
@@ -110,6 +149,9 @@ class AlphaBeta:
     def __init__(self, game: KernelGame, table_mb: int = DEFAULT_TABLE_MB,
                  tables: EndgameTables | None = None):
         self.game = game
+        self.backend = game.backend or numba_backend()
+        if tables is not None and not self.backend.probes_tables:
+            raise ValueError(f"the {self.backend.name} search kernels probe no endgame tables")
         self.tt = ab.new_table(table_mb)
         self.work = ab.new_workspace()
         self.stats = ab.stats_of(self.work)
@@ -128,10 +170,8 @@ class AlphaBeta:
     # --- kernel calls -----------------------------------------------------------------------
 
     def _game_args(self, state):
-        game = self.game
-        mask0, mask1 = game.key_mask(state)
-        return (game.expand, game.bounds, game.evaluate, game.score, game.probe, mask0, mask1,
-                self.tt, self.work, self.tables_data)
+        mask0, mask1 = self.game.key_mask(state)
+        return self.backend.context(self.game, mask0, mask1, self.tt, self.work, self.tables_data)
 
     def _reset_limits(self, node_limit=None):
         self.stats[ab.ABORTED] = 0
@@ -149,7 +189,7 @@ class AlphaBeta:
     def _search(self, state, depth, alpha, beta, node_limit=None) -> int | None:
         """Value within (alpha, beta), or None if the node limit stopped the search."""
         self._reset_limits(node_limit)
-        value = ab.search(state, depth, alpha, beta, 0, -1, *self._game_args(state))
+        value = self.backend.search(state, depth, alpha, beta, 0, -1, *self._game_args(state))
         self._check_depth()
         return None if self.stats[ab.ABORTED] else int(value)
 
@@ -172,7 +212,7 @@ class AlphaBeta:
         """The exact value of ``state`` (MTD(f) from ``guess``) and a move achieving it (None
         once the game is over)."""
         self._reset_limits()
-        value, move, _, _ = ab.prove(state, guess, *self._game_args(state))
+        value, move, _, _ = self.backend.prove(state, guess, *self._game_args(state))
         self._check_depth()
         return int(value), (None if move < 0 else int(move))
 
@@ -180,7 +220,8 @@ class AlphaBeta:
         """MTD(f) stopped after about ``node_limit`` more nodes: the (lower, upper) bounds on
         the exact value proven by then (equal when it finished)."""
         self._reset_limits(self.nodes + node_limit)
-        value, move, lower, upper = ab.prove(state, guess, *self._game_args(state))
+        value, move, lower, upper = self.backend.prove(state, guess,
+                                                        *self._game_args(state))
         self._check_depth()
         if move != ab.ABORTED_MOVE:
             return int(value), int(value)
@@ -202,13 +243,13 @@ class AlphaBeta:
         keeps the proven value."""
         line = np.zeros(limit, np.int64)
         self._reset_limits()
-        length = ab.exact_line(state, value, line, *self._game_args(state))
+        length = self.backend.exact_line(state, value, line, *self._game_args(state))
         self._check_depth()
         return [int(m) for m in line[:length]]
 
     def _tt_move(self, state) -> int | None:
         mask0, mask1 = self.game.key_mask(state)
-        move = int(ab._table_move(state, mask0, mask1, self.tt))
+        move = int(self.backend.table_move(state, mask0, mask1, self.tt))
         return None if move < 0 else move
 
     def tt_pv(self, state, limit) -> list[int]:

@@ -39,7 +39,8 @@ GAME = Game(
                "folder, with --exact)", metavar="DIR"),
         Option("--no-tables", None, "probe no endgame tables"),
         Option("--table-mb", whole(1, 65536, "--table-mb"), "transposition table size (default "
-               "64; with --exact 16 to 1024 by the stones in play)", metavar="MB"),
+               "64; with --depth D 1 to 64 by the depth, with --exact 16 to 1024 by the stones in "
+               "play)", metavar="MB"),
         Option("--max-seconds", seconds, "with --exact: stop after about S seconds with the "
                "bounds proven so far", metavar="S"),
         Option("--max-nodes", count, "with --exact: stop after about N nodes with the bounds "

@@ -1,7 +1,12 @@
 """Mancala's user API (``solver.mancala``): best move, solve, perft, on the packed kernel
 (``kernels.mancala``) joined to the reference rules (``solver.games.mancala``, whose game contract
 this module re-exports: ``new_game``, ``apply``, ``from_text``, ...). Converts positions and move
-names between the two."""
+names between the two.
+
+The Numba kernels are bound lazily (imported on first use): a best move that probes no endgame
+tables runs on the Cython alpha-beta (``kernels/mancala_ab.pyx``, the same search compiled for
+Mancala) and never imports Numba, so ``solver best mancala --depth 12`` starts in a fraction of
+a second."""
 from __future__ import annotations
 
 import time
@@ -10,31 +15,35 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import alphabeta as alphabeta_kernel
-from kernels import mancala as kernel
-from kernels import perft as perft_kernels
+from kernels.mancala_layout import pack_side, pits_per_side, unpack_side
 from solver.errors import InputError
 from solver.options import check_seconds
 from solver.games import mancala as reference
+from kernels.contract import EXTRA_TURN
 from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
                                         draw, from_text, is_over, legal_actions, new_game,
                                         playable_position, position_and_rules, result, to_text)
-from solver.search.alphabeta import AlphaBeta, EndgameTables, KernelGame, SearchResult
+from solver.search.alphabeta import AlphaBeta, Backend, EndgameTables, KernelGame, SearchResult
+from tables.lazy import lazy_module
+
+kernel = lazy_module("kernels.mancala")
+alphabeta_kernel = lazy_module("kernels.alphabeta")
+perft_kernels = lazy_module("kernels.perft")
 
 
 def to_packed(pos: Position) -> tuple[np.uint64, np.uint64]:
     """The kernel's ``(mover, other)`` words for a reference position (its capture rule goes
     into the rule lane)."""
     side, m = pos.to_move, pos.m
-    mover = kernel.pack_side(pos.side_pits(side), pos.stores[side], m, pos.capture_empty)
-    other = kernel.pack_side(pos.side_pits(1 - side), pos.stores[1 - side], m, pos.capture_empty)
+    mover = pack_side(pos.side_pits(side), pos.stores[side], m, pos.capture_empty)
+    other = pack_side(pos.side_pits(1 - side), pos.stores[1 - side], m, pos.capture_empty)
     return mover, other
 
 
 def from_packed(state, to_move: int) -> Position:
     """The reference position of kernel words, given which side (A or B) is the mover."""
-    mover_pits, mover_store, _, capture_empty = kernel.unpack_side(state[0])
-    other_pits, other_store, _, _ = kernel.unpack_side(state[1])
+    mover_pits, mover_store, _, capture_empty = unpack_side(state[0])
+    other_pits, other_store, _, _ = unpack_side(state[1])
     if to_move == A:
         return Position(tuple(mover_pits + other_pits), (mover_store, other_store), A,
                         bool(capture_empty))
@@ -90,10 +99,22 @@ def perft_divide(pos: Position, depth: int) -> dict[int, int]:
             for lane, leaves in zip(root_lanes[:n], counts[:n])}
 
 
-def kernel_game(with_tables: bool = False):
+BACKENDS = ("numba", "cython")
+
+
+def kernel_game(with_tables: bool = False, backend: str = "numba") -> KernelGame:
     """The packed kernel's functions in the form the alpha-beta search takes them. The
     heuristic evaluation is the store difference (the value already banked); ``with_tables``:
-    the endgame-table probe instead of none."""
+    the endgame-table probe instead of none. ``backend``: "numba", the generic kernels
+    (``kernels.alphabeta`` over ``kernels.mancala``; every search, tables included), or
+    "cython", ``kernels/mancala_ab.pyx``: the same search compiled for Mancala, which probes no
+    tables and needs no Numba (same values, moves, node counts and table contents)."""
+    if backend == "cython":
+        if with_tables:
+            raise ValueError("the Cython alpha-beta probes no endgame tables")
+        return cython_game()
+    if backend != "numba":
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     return KernelGame(expand=kernel.expand, bounds=kernel.bounds,
                       evaluate=kernel.store_difference, score=kernel.score,
                       probe=_table_probe() if with_tables else alphabeta_kernel.no_probe,
@@ -104,6 +125,23 @@ def kernel_game(with_tables: bool = False):
 def _table_probe():
     from tables.probe import probe
     return probe
+
+
+def cython_game() -> KernelGame:
+    """:func:`kernel_game` on ``kernels/mancala_ab.pyx``: its game functions (the same results
+    as ``kernels.mancala``'s) and its search kernels, which take no game functions."""
+    from kernels import mancala_ab as compiled
+
+    def table_and_scratch(game, mask0, mask1, tt, work, tables):
+        return mask0, mask1, tt, work
+
+    return KernelGame(expand=compiled.game_expand, bounds=compiled.game_bounds,
+                      evaluate=compiled.game_store_difference, score=compiled.game_score,
+                      probe=compiled.game_no_probe, key_mask=compiled.game_key_mask,
+                      play=compiled.game_play, legal_moves=compiled.game_legal_moves,
+                      backend=Backend("cython", compiled.search, compiled.prove,
+                                      compiled.exact_line, compiled.table_move,
+                                      table_and_scratch, probes_tables=False))
 
 
 # --- best move ---------------------------------------------------------------------------------
@@ -122,7 +160,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
               seconds: float | None = None, depth: int | None = None, exact: bool = False,
               all_moves: bool = False, table_mb: int | None = None,
               tables=None, max_seconds: float | None = None, max_nodes: int | None = None,
-              progress=None) -> BestMove:
+              progress=None, backend: str | None = None) -> BestMove:
     """Search a position (the start of ``rules`` when None): exactly, to ``depth`` plies, or for
     ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
     the end of every line reports ``exact=True``. Without ``rules``, a position is played
@@ -135,7 +173,11 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
 
     ``tables``: endgame tables probed at the leaves: a directory, True for
     the default directory, False for none; None (the default) uses the default directory's
-    tables for an exact search when it has any."""
+    tables for an exact search when it has any.
+
+    ``backend``: the alpha-beta kernels (:func:`kernel_game`); None (the default): "cython"
+    when no tables are probed (it starts without Numba), else "numba". Both give the same
+    answer, node count included."""
     pos, rules = playable_position(position, rules)
     if sum(1 for _ in (seconds, depth) if _ is not None) + bool(exact) > 1:
         raise InputError("choose one of a time limit, a depth or an exact solve")
@@ -149,8 +191,15 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
         raise InputError(f"time must be positive, got {seconds}")
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False),
                                   wanted=exact if tables is None else bool(tables))
-    game = kernel_game() if found_tables is None else kernel_game(with_tables=True)
-    engine = AlphaBeta(game, table_mb or default_table_mb(pos, exact), found_tables)
+    if backend not in (None, *BACKENDS):
+        raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "cython" and found_tables is not None:
+        raise InputError("the Cython alpha-beta probes no endgame tables: pass tables=False")
+    # Without tables the Cython alpha-beta, with them the Numba one: the same search
+    # (tests/test_mancala_cython_ab.py), but only the Cython one starts without Numba.
+    game = kernel_game(with_tables=found_tables is not None,
+                       backend=backend or ("cython" if found_tables is None else "numba"))
+    engine = AlphaBeta(game, table_mb or default_table_mb(pos, exact, depth), found_tables)
     state = to_packed(pos)
     levels = 0 if found_tables is None else found_tables.max_swing
     if exact:
@@ -161,7 +210,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                            all_moves=all_moves)
     side, m = pos.to_move, pos.m
     return replace(found, move=None if found.move is None else move_of(found.move, side, m),
-                   pv=pv_bins(state, side, found.pv),
+                   pv=pv_bins(state, side, found.pv, engine.game.play),
                    moves=None if found.moves is None else {move_of(k, side, m): v
                                                            for k, v in sorted(found.moves.items())},
                    position=reference.to_text(pos), rules=rules,
@@ -177,7 +226,8 @@ def _proven_best(engine, state, pos: Position, rules: Rules, levels: int, all_mo
     proof = prove_game(engine, state, rules, max_seconds=max_seconds, max_nodes=max_nodes,
                        progress=progress, side=pos.to_move, openings=all_moves)
     value = proof.value
-    pv = [] if value is None else pv_bins(state, pos.to_move, engine.exact_pv(state, value))
+    pv = [] if value is None else pv_bins(state, pos.to_move, engine.exact_pv(state, value),
+                                          engine.game.play)
     openings = sorted(proof.openings, key=lambda o: o.move)
     return SearchResult(move=proof.move, value=value, exact=value is not None, depth=None, pv=pv,
                     nodes=engine.nodes - nodes_before, seconds=time.perf_counter() - start,
@@ -282,22 +332,27 @@ def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True,
     return EndgameTables(loaded.data, loaded.offsets, loaded.max_level)
 
 
-def default_table_mb(pos: Position, exact: bool) -> int:
+def default_table_mb(pos: Position, exact: bool, depth: int | None = None) -> int:
     """A table big enough for the search's likely size: a fresh table costs its size in page
-    faults (about 2 s per GB here), so small boards get small tables."""
+    faults (about 2 s per GB here), so small boards get small tables. A search to ``depth``
+    plies gets 1 MB at depth 10, doubled per ply up to 64 MB: a node count grows about 1.7x a
+    ply (Kalah(6,4) from the start: 39,818 at depth 12, 131,072 entries in 4 MB), and at depth
+    12 faulting in 64 MB took longer than the rest of the search's start-up."""
     in_pits = sum(pos.pits)
     if not exact:
-        return 64
+        return 64 if depth is None else min(64, 1 << max(0, depth - 10))
     return 16 if in_pits <= 24 else 128 if in_pits <= 36 else 1024
 
 
-def pv_bins(state, side: int, lanes: list[int]) -> list[int]:
-    """Name a line of kernel moves by bin numbers, following who moves after each sowing."""
-    m = kernel.pits_of(state[0])
+def pv_bins(state, side: int, lanes: list[int], play=None) -> list[int]:
+    """Name a line of kernel moves by bin numbers, following who moves after each sowing
+    (``play``: a kernel's play function, by default ``kernels.mancala.play``)."""
+    play = play or kernel.play
+    m = pits_per_side(state[0])
     bins = []
     for lane in lanes:
         bins.append(move_of(lane, side, m))
-        state, info = kernel.play(state, lane)
-        if not info & kernel.EXTRA_TURN:
+        state, info = play(state, lane)
+        if not info & EXTRA_TURN:
             side = 1 - side
     return bins

@@ -21,7 +21,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
-from kernels import mancala as kernel
+from kernels.contract import EXTRA_TURN, GAME_OVER
+from kernels.mancala_layout import pits_per_side
 from solver.games.mancala.rules import SIDE_NAMES, Rules
 
 FIRST_SLICE = 1_000_000     # nodes of a task's first slice; each round doubles it
@@ -132,7 +133,7 @@ def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
         tasks = _tasks(engine, state, "", 1, side, proof.openings, depth=2)
     else:
         proof.root = Line("", -1, proof.lower, proof.upper)
-        tasks = [_Task(proof.root, state, 1, side, int(kernel.pits_of(state[0])),
+        tasks = [_Task(proof.root, state, 1, side, pits_per_side(state[0]),
                        engine.first_guess(state))]
     _combine(proof)
 
@@ -242,16 +243,16 @@ def _tasks(engine, state, prefix: str, sign: int, side: int, lines: list[Line],
            depth: int) -> list[_Task]:
     """A line per legal move of ``state`` into ``lines``; a move that keeps the turn is split
     into its continuations while ``depth`` allows. Finished games are valued at once."""
-    tasks, pits = [], int(kernel.pits_of(state[0]))
+    tasks, pits = [], pits_per_side(state[0])
     for lane in engine.legal_moves(state):
-        child, info = kernel.play(state, lane)
+        child, info = engine.game.play(state, lane)
         move = lane + 1 + side * pits
         name = f"{prefix}{move}"
-        again = bool(info & kernel.EXTRA_TURN)
+        again = bool(info & EXTRA_TURN)
         child_side = side if again else 1 - side
         child_sign = sign if again else -sign
-        if info & kernel.GAME_OVER:
-            value = sign * int(kernel.score(child)) * (1 if again else -1)
+        if info & GAME_OVER:
+            value = sign * int(engine.game.score(child)) * (1 if again else -1)
             lines.append(Line(name, move, value, value))
             continue
         banked, swing = (int(x) for x in engine.game.bounds(child))

@@ -1,0 +1,67 @@
+"""The alpha-beta kernels' constants and arrays, importable without Numba (numpy only).
+
+One place for what the Numba kernel (``kernels/alphabeta.py``, which re-imports all of this),
+the Cython Mancala kernel (``kernels/mancala_ab.pyx``, which checks its compile-time copies
+against this module when it is imported) and the driver (``solver/search/alphabeta.py``) share:
+the depth and value conventions, the stats slots, the workspace and transposition-table
+layouts (drawn in ``kernels/alphabeta.py``) and the helpers that allocate them.
+"""
+import numpy as np
+
+from kernels.contract import EXPANSION_WIDTH, MAX_MOVES
+
+EXACT = 255                 # depth meaning: search to the end of the game
+MAX_PLY = 1024
+INFINITY = 1 << 20          # beyond any game value
+HISTORY_LIMIT = 1 << 22
+# Positions whose value can change by at most this much have tiny subtrees: searching them
+# again is cheaper than a table probe that misses the cache.
+TT_MIN_SWING = 4
+# Enhanced transposition cutoffs are tried only where the swing exceeds stats[ETC_SWING], by
+# default this: below it a child's subtree is too small for the extra probes, which wait on
+# memory, to pay (node counts and CPU time in benches/README.md).
+ETC_MIN_SWING = 20
+
+# stats[] slots
+(NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS,
+ TABLE_HITS, PROBE_MAX, ETC_CUTOFFS, ETC_SWING) = range(12)
+# stats[OPTIONS] bits: switch parts off, to test that they change speed and not values
+NO_TABLE, NO_ORDERING, NO_ETC = 1, 2, 4
+STATS_SIZE = 16
+NO_ENTRY = -32768           # probe(): the tables do not hold this position
+
+# The transposition table's data word (drawn in kernels/alphabeta.py): flag bits, the bias of
+# the two 16-bit bound fields and their "no bound" values, the shifts of the byte fields.
+IN_USE_BIT, HEURISTIC_BIT = 63, 62
+NO_LOWER, NO_UPPER, BOUND_BIAS = 0, 0xFFFF, 32768
+UPPER_SHIFT, DEPTH_SHIFT, MOVE_SHIFT, WORK_SHIFT = 16, 32, 40, 48
+
+# Row MAX_PLY of ``work`` holds the history counters, the stats and the endgame tables' level
+# offsets (``offsets`` of probe(): level l is data[offsets[l]:offsets[l + 1]]).
+HISTORY, STATS, TABLE_OFFSETS = 0, MAX_MOVES, MAX_MOVES + STATS_SIZE
+# The search adds one block to a ply's expansion row: each child's TT bucket (-1: none).
+BUCKET = EXPANSION_WIDTH
+WORK_SHAPE = (MAX_PLY + 1, EXPANSION_WIDTH + MAX_MOVES)
+
+# prove(): the move of a finished game, and of a proof the node limit stopped
+NO_MOVE = -1
+ABORTED_MOVE = -2
+
+
+def new_workspace():
+    """Fresh scratch for the search kernels; ``stats_of(work)`` is a view."""
+    work = np.zeros(WORK_SHAPE, np.int64)
+    stats_of(work)[ETC_SWING] = ETC_MIN_SWING
+    return work
+
+
+def stats_of(work):
+    return work[MAX_PLY, STATS:STATS + STATS_SIZE]
+
+
+def new_table(megabytes):
+    """An empty transposition table of about ``megabytes`` (a power-of-two entry count)."""
+    entries = 2
+    while entries * 2 * 32 <= megabytes * (1 << 20):
+        entries *= 2
+    return np.zeros((entries, 4), np.uint64)

@@ -1,0 +1,828 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""Alpha-beta specialised to Mancala without endgame tables, in C: ``kernels/alphabeta.py``'s
+``search``, ``prove`` and ``exact_line`` with ``kernels/mancala.py``'s game functions (expand,
+bounds, store_difference as evaluate, score, key_mask) called directly instead of through
+function pointers. It exists for start-up: this module loads in milliseconds, where the Numba
+kernels cost an ``import numba`` and a cache load (about 1.5 s), so ``solver best mancala
+--depth 12`` can answer well within 0.4 s.
+
+The same algorithm, step for step, not a look-alike: the same transposition table (uint64[n, 4]
+in two-entry buckets, the hash ``mix``, the data word and the replacement rule drawn in
+kernels/alphabeta.py), the same move ordering (TT move, extra turns, gains, history counters),
+the same enhanced-transposition-cutoff rule, the same stats slots and workspace (row ``ply`` its
+expansion and BUCKET block, row MAX_PLY the history and stats). For any position, depth and table
+size it returns the same value and root move, counts the same nodes, TT hits and heuristic
+leaves, and leaves the same table and workspace behind as the Numba kernel with ``no_probe``
+(tests/test_mancala_cython_ab.py). Endgame tables are not probed: stats PROBE_MAX must be -1.
+
+Constants are compile-time copies of kernels/contract.py, kernels/alphabeta_layout.py and
+kernels/mancala_layout.py; the copies are checked against those modules when this one is
+imported (an ImportError if they ever differ), and the sowing tables are copied from
+kernels/mancala_layout.py into C arrays then. States are (mover, other) uint64 pairs as in
+kernels/mancala.py; the Python functions take any pair of integers (Python ints, np.uint64).
+"""
+from libc.stdint cimport int64_t, uint64_t
+
+from kernels import alphabeta_layout as _layout
+from kernels import contract as _contract
+from kernels import mancala_layout as _mancala
+
+cdef extern from *:
+    """
+    #define SOLVER_MIX_A 0x9E3779B97F4A7C15ULL
+    #define SOLVER_MIX_B 0xBF58476D1CE4E5B9ULL
+    #define SOLVER_MIX_C 0x94D049BB133111EBULL
+    #define SOLVER_ALL_ONES 0x0101010101010101ULL
+    #define SOLVER_CAPTURE_EMPTY_BIT (1ULL << 59)
+    #define SOLVER_IN_USE (1ULL << 63)
+    #define SOLVER_HEURISTIC (1ULL << 62)
+    #define SOLVER_PREFETCH(address) __builtin_prefetch((address), 0, 3)
+    """
+    const uint64_t MIX_A "SOLVER_MIX_A"
+    const uint64_t MIX_B "SOLVER_MIX_B"
+    const uint64_t MIX_C "SOLVER_MIX_C"
+    const uint64_t ALL_ONES "SOLVER_ALL_ONES"
+    const uint64_t CAPTURE_EMPTY "SOLVER_CAPTURE_EMPTY_BIT"
+    const uint64_t IN_USE "SOLVER_IN_USE"
+    const uint64_t HEURISTIC "SOLVER_HEURISTIC"
+    void prefetch "SOLVER_PREFETCH"(const void* address) nogil
+
+cdef enum:
+    # kernels/contract.py
+    MAX_MOVES = 64
+    EXTRA_TURN = 1
+    CAPTURE = 2
+    GAME_OVER = 4
+    GAIN_SHIFT = 8
+    GAIN_BIAS = 256
+    MOVE = 0
+    ORDER = 64
+    INFO = 128
+    CHILD0 = 192
+    CHILD1 = 256
+    EXPANSION_WIDTH = 320
+    # kernels/alphabeta_layout.py
+    EXACT = 255
+    MAX_PLY = 1024
+    INFINITE = 1048576          # INFINITY (a C macro name)
+    HISTORY_LIMIT = 4194304
+    TT_MIN_SWING = 4
+    NODES = 0
+    NODE_LIMIT = 1
+    ABORTED = 2
+    MAX_PLY_SEEN = 3
+    TT_HITS = 4
+    ROOT_MOVE = 5
+    HEURISTIC_LEAVES = 6
+    OPTIONS = 7
+    TABLE_HITS = 8
+    PROBE_MAX = 9
+    ETC_CUTOFFS = 10
+    ETC_SWING = 11
+    NO_TABLE = 1
+    NO_ORDERING = 2
+    NO_ETC = 4
+    NO_ENTRY = -32768
+    IN_USE_BIT = 63
+    HEURISTIC_BIT = 62
+    NO_LOWER = 0
+    NO_UPPER = 0xFFFF
+    BOUND_BIAS = 32768
+    UPPER_SHIFT = 16
+    DEPTH_SHIFT = 32
+    MOVE_SHIFT = 40
+    WORK_SHIFT = 48
+    HISTORY = 0
+    STATS = 64
+    BUCKET = 320
+    ROW_WIDTH = 384             # WORK_SHAPE[1]: a workspace row
+    NO_MOVE = -1
+    ABORTED_MOVE = -2
+    # kernels/mancala_layout.py
+    MAX_PITS = 6
+    CONFIG_SHIFT = 56
+
+COMPILED_CONSTANTS = dict(
+    MAX_MOVES=MAX_MOVES, EXTRA_TURN=EXTRA_TURN, CAPTURE=CAPTURE, GAME_OVER=GAME_OVER,
+    GAIN_SHIFT=GAIN_SHIFT, GAIN_BIAS=GAIN_BIAS, MOVE=MOVE, ORDER=ORDER, INFO=INFO, CHILD0=CHILD0,
+    CHILD1=CHILD1, EXPANSION_WIDTH=EXPANSION_WIDTH, EXACT=EXACT, MAX_PLY=MAX_PLY,
+    INFINITY=INFINITE, HISTORY_LIMIT=HISTORY_LIMIT, TT_MIN_SWING=TT_MIN_SWING, NODES=NODES,
+    NODE_LIMIT=NODE_LIMIT, ABORTED=ABORTED, MAX_PLY_SEEN=MAX_PLY_SEEN, TT_HITS=TT_HITS,
+    ROOT_MOVE=ROOT_MOVE, HEURISTIC_LEAVES=HEURISTIC_LEAVES, OPTIONS=OPTIONS,
+    TABLE_HITS=TABLE_HITS, PROBE_MAX=PROBE_MAX, ETC_CUTOFFS=ETC_CUTOFFS, ETC_SWING=ETC_SWING,
+    NO_TABLE=NO_TABLE, NO_ORDERING=NO_ORDERING, NO_ETC=NO_ETC, NO_ENTRY=NO_ENTRY,
+    IN_USE_BIT=IN_USE_BIT, HEURISTIC_BIT=HEURISTIC_BIT, NO_LOWER=NO_LOWER, NO_UPPER=NO_UPPER,
+    BOUND_BIAS=BOUND_BIAS, UPPER_SHIFT=UPPER_SHIFT, DEPTH_SHIFT=DEPTH_SHIFT,
+    MOVE_SHIFT=MOVE_SHIFT, WORK_SHIFT=WORK_SHIFT, HISTORY=HISTORY, STATS=STATS, BUCKET=BUCKET,
+    NO_MOVE=NO_MOVE, ABORTED_MOVE=ABORTED_MOVE, MAX_PITS=MAX_PITS, CONFIG_SHIFT=CONFIG_SHIFT,
+    WORK_SHAPE=(MAX_PLY + 1, ROW_WIDTH))
+"""Every compile-time constant above under its name in the Python modules (checked at import)."""
+
+
+def _check_constants():
+    sources = (_contract, _layout, _mancala)
+    for name, value in COMPILED_CONSTANTS.items():
+        source = next(s for s in sources if hasattr(s, name))
+        if getattr(source, name) != value:
+            raise ImportError(f"kernels.mancala_ab was compiled with {name} = {value}, but "
+                              f"{source.__name__} says {getattr(source, name)}: rebuild it")
+    if int(_mancala.CAPTURE_EMPTY_BIT) != CAPTURE_EMPTY:
+        raise ImportError("kernels.mancala_ab: CAPTURE_EMPTY_BIT differs from mancala_layout")
+
+
+_check_constants()
+
+# --- the packed state: kernels/mancala.py's functions, inlined ---------------------------------
+
+ctypedef struct State:
+    uint64_t mover      # the side to move's word
+    uint64_t other
+
+# The sowing tables of kernels/mancala_layout.py, copied at import (shapes checked there).
+cdef uint64_t OWN_ADD[MAX_PITS + 1][MAX_PITS][2 * MAX_PITS + 1]
+cdef uint64_t OPP_ADD[MAX_PITS + 1][MAX_PITS][2 * MAX_PITS + 1]
+cdef int64_t LAST[MAX_PITS + 1][MAX_PITS][2 * MAX_PITS + 1]
+cdef uint64_t PIT_ONES[MAX_PITS + 1]
+cdef uint64_t CYCLE_ONES[MAX_PITS + 1]
+cdef uint64_t PIT_MASK[MAX_PITS + 1]
+cdef uint64_t LAPS[MAX_PITS + 1][256]
+cdef int64_t REST[MAX_PITS + 1][256]
+
+
+def _copy_sowing_tables():
+    shapes = {"OWN_ADD": (MAX_PITS + 1, MAX_PITS, 2 * MAX_PITS + 1), "PIT_ONES": (MAX_PITS + 1,),
+              "LAPS": (MAX_PITS + 1, 256), "REST": (MAX_PITS + 1, 256)}
+    for name, shape in shapes.items():
+        if getattr(_mancala, name).shape != shape:
+            raise ImportError(f"kernels.mancala_ab: {name} has shape "
+                              f"{getattr(_mancala, name).shape}, compiled for {shape}")
+    cdef int m, p, r, k
+    for m in range(MAX_PITS + 1):
+        PIT_ONES[m] = int(_mancala.PIT_ONES[m])
+        CYCLE_ONES[m] = int(_mancala.CYCLE_ONES[m])
+        PIT_MASK[m] = int(_mancala.PIT_MASK[m])
+        for k in range(256):
+            LAPS[m][k] = int(_mancala.LAPS[m, k])
+            REST[m][k] = int(_mancala.REST[m, k])
+        for p in range(MAX_PITS):
+            for r in range(2 * MAX_PITS + 1):
+                OWN_ADD[m][p][r] = int(_mancala.OWN_ADD[m, p, r])
+                OPP_ADD[m][p][r] = int(_mancala.OPP_ADD[m, p, r])
+                LAST[m][p][r] = int(_mancala.LAST[m, p, r])
+
+
+_copy_sowing_tables()
+
+
+cdef inline int64_t pits_of(uint64_t word) noexcept nogil:
+    return <int64_t>((word >> CONFIG_SHIFT) & 7)
+
+
+cdef inline int64_t lane_sum(uint64_t lanes) noexcept nogil:
+    return <int64_t>((lanes * ALL_ONES) >> 56)
+
+
+cdef inline int64_t store_difference(State s) noexcept nogil:
+    cdef uint64_t shift = 8 * pits_of(s.mover)
+    return <int64_t>((s.mover >> shift) & 0xFF) - <int64_t>((s.other >> shift) & 0xFF)
+
+
+cdef inline int64_t stones_in_pits(State s) noexcept nogil:
+    cdef uint64_t mask = PIT_MASK[pits_of(s.mover)]
+    return lane_sum(s.mover & mask) + lane_sum(s.other & mask)
+
+
+cdef inline int64_t score(State s) noexcept nogil:
+    cdef uint64_t mask = PIT_MASK[pits_of(s.mover)]
+    return store_difference(s) + lane_sum(s.mover & mask) - lane_sum(s.other & mask)
+
+
+cdef inline int64_t bounds(State s, int64_t* swing) noexcept nogil:
+    """The banked store difference; the stones in pits, the most it can change by, to swing."""
+    swing[0] = stones_in_pits(s)
+    return store_difference(s)
+
+
+cdef inline uint64_t key_mask(uint64_t word) noexcept nogil:
+    return ~((<uint64_t>0xFF) << (8 * pits_of(word)))
+
+
+cdef int64_t play(State s, int64_t lane, State* out) noexcept nogil:
+    """kernels.mancala.play: sow ``lane`` into ``out`` (turned round unless EXTRA_TURN)."""
+    cdef uint64_t mover = s.mover, other = s.other
+    cdef int64_t m = pits_of(mover)
+    cdef int64_t before = store_difference(s)
+    cdef uint64_t shift = 8 * lane
+    cdef uint64_t stones = (mover >> shift) & 0xFF
+    cdef uint64_t laps, facing, mask, last_shift, facing_shift
+    cdef uint64_t store_shift = 8 * m
+    cdef int64_t rest, last, gain, info = 0
+    mover -= stones << shift
+    laps = LAPS[m][stones]
+    rest = REST[m][stones]
+    mover += laps * CYCLE_ONES[m] + OWN_ADD[m][lane][rest]
+    other += laps * PIT_ONES[m] + OPP_ADD[m][lane][rest]
+    last = LAST[m][lane][rest]
+    if last == m:
+        info = EXTRA_TURN
+    elif last < m:
+        last_shift = 8 * last
+        if ((mover >> last_shift) & 0xFF) == 1:  # the last stone fell into an empty own pit
+            facing_shift = 8 * (m - 1 - last)
+            facing = (other >> facing_shift) & 0xFF
+            if facing != 0 or (mover & CAPTURE_EMPTY) != 0:
+                mover -= (<uint64_t>1) << last_shift
+                other -= facing << facing_shift
+                mover += (facing + 1) << store_shift
+                info = CAPTURE
+    mask = PIT_MASK[m]
+    if (mover & mask) == 0 or (other & mask) == 0:
+        mover += (<uint64_t>lane_sum(mover & mask)) << store_shift
+        other += (<uint64_t>lane_sum(other & mask)) << store_shift
+        mover &= ~mask
+        other &= ~mask
+        info |= GAME_OVER
+    gain = (<int64_t>((mover >> store_shift) & 0xFF) - <int64_t>((other >> store_shift) & 0xFF)
+            - before)
+    info |= (gain + GAIN_BIAS) << GAIN_SHIFT
+    if info & EXTRA_TURN:
+        out.mover, out.other = mover, other
+    else:
+        out.mover, out.other = other, mover
+    return info
+
+
+cdef int64_t expand(State s, int64_t* row) noexcept nogil:
+    """kernels.mancala.expand: every legal move into ``row`` (kernels/contract.py layout)."""
+    cdef int64_t m = pits_of(s.mover), count = 0, lane, info
+    cdef uint64_t mask = PIT_MASK[m]
+    cdef State child
+    if (s.mover & mask) == 0 or (s.other & mask) == 0:
+        return 0
+    for lane in range(m):
+        if (s.mover >> (8 * lane)) & 0xFF:
+            info = play(s, lane, &child)
+            row[MOVE + count] = lane
+            row[INFO + count] = info
+            row[CHILD0 + count] = <int64_t>child.mover
+            row[CHILD1 + count] = <int64_t>child.other
+            count += 1
+    return count
+
+
+# --- the transposition table: kernels/alphabeta.py's functions ---------------------------------
+
+ctypedef struct Context:
+    uint64_t* tt            # tt[4 * entry + word], entries a power of two
+    uint64_t bucket_mask    # entries - 2
+    int64_t* work           # work[ROW_WIDTH * ply + column]
+    int64_t* stats          # row MAX_PLY from STATS
+    int64_t* history        # row MAX_PLY from HISTORY
+    uint64_t mask0          # key_mask of the root
+    uint64_t mask1
+
+
+cdef inline uint64_t mix(uint64_t word0, uint64_t word1) noexcept nogil:
+    cdef uint64_t x = word0 * MIX_A
+    x ^= (word1 ^ (x >> 29)) * MIX_B
+    x ^= x >> 32
+    x *= MIX_C
+    return x ^ (x >> 29)
+
+
+cdef inline int64_t priority(uint64_t data) noexcept nogil:
+    return <int64_t>(((data >> DEPTH_SHIFT) & 0xFF) * 256 + ((data >> WORK_SHIFT) & 0xFF))
+
+
+cdef inline int64_t bucket_of(Context* c, uint64_t word0, uint64_t word1) noexcept nogil:
+    return <int64_t>(mix(word0, word1) & c.bucket_mask)
+
+
+cdef inline int64_t tt_find(Context* c, int64_t bucket, uint64_t word0,
+                            uint64_t word1) noexcept nogil:
+    cdef int64_t slot
+    cdef uint64_t* entry
+    for slot in range(bucket, bucket + 2):
+        entry = c.tt + 4 * slot
+        if entry[0] == word0 and entry[1] == word1 and entry[2] & IN_USE:
+            return slot
+    return -1
+
+
+cdef void tt_store(Context* c, int64_t bucket, uint64_t word0, uint64_t word1, int64_t lower,
+                   int64_t upper, int64_t depth, int64_t move, int64_t work,
+                   bint heuristic) noexcept nogil:
+    """kernels.alphabeta.tt_store: the same merge of bounds and the same replacement."""
+    cdef uint64_t flag = HEURISTIC if heuristic else 0
+    cdef uint64_t old, lower_field, upper_field
+    cdef uint64_t* entry
+    cdef int64_t slot = -1, s, old_depth, old_lower, old_upper
+    for s in range(bucket, bucket + 2):
+        entry = c.tt + 4 * s
+        if entry[0] == word0 and entry[1] == word1 and entry[2] & IN_USE:
+            slot = s
+    if slot >= 0:
+        old = c.tt[4 * slot + 2]
+        old_depth = <int64_t>((old >> DEPTH_SHIFT) & 0xFF)
+        if old_depth > depth:
+            return  # a deeper search's bounds are worth more
+        if old_depth == depth:  # same search horizon: the bounds combine
+            old_lower = <int64_t>(old & 0xFFFF) - BOUND_BIAS
+            old_upper = <int64_t>((old >> UPPER_SHIFT) & 0xFFFF) - BOUND_BIAS
+            if old_lower != NO_LOWER - BOUND_BIAS and old_lower > lower:
+                lower = old_lower
+            if old_upper != NO_UPPER - BOUND_BIAS and old_upper < upper:
+                upper = old_upper
+            if move < 0:
+                move = <int64_t>((old >> MOVE_SHIFT) & 0xFF) - 1
+            flag |= old & HEURISTIC  # combined bounds are proven only if both were
+    else:
+        slot = bucket
+        for s in range(bucket, bucket + 2):
+            if not c.tt[4 * s + 2] & IN_USE:
+                slot = s
+                break
+            if priority(c.tt[4 * s + 2]) < priority(c.tt[4 * slot + 2]):
+                slot = s
+    lower_field = NO_LOWER if lower <= -INFINITE else <uint64_t>(lower + BOUND_BIAS)
+    upper_field = NO_UPPER if upper >= INFINITE else <uint64_t>(upper + BOUND_BIAS)
+    entry = c.tt + 4 * slot
+    entry[0] = word0
+    entry[1] = word1
+    entry[2] = (IN_USE | flag | lower_field | (upper_field << UPPER_SHIFT)
+                | ((<uint64_t>depth) << DEPTH_SHIFT) | ((<uint64_t>(move + 1)) << MOVE_SHIFT)
+                | ((<uint64_t>(work if work < 255 else 255)) << WORK_SHIFT))
+
+
+cdef inline int64_t log2_floor(int64_t n) noexcept nogil:
+    cdef int64_t bits = 0
+    while n > 1:
+        n >>= 1
+        bits += 1
+    return bits
+
+
+cdef void sort_moves(int64_t* row, int64_t count) noexcept nogil:
+    """Insertion sort of one ply's moves by descending order key, moving every block."""
+    cdef int64_t i, j, k, block, order, held
+    for i in range(1, count):
+        order = row[ORDER + i]
+        j = i
+        while j > 0 and row[ORDER + j - 1] < order:
+            j -= 1
+        if j == i:
+            continue
+        block = MOVE
+        while block < ROW_WIDTH:    # every block: MOVE, ORDER, INFO, CHILD0, CHILD1, BUCKET
+            held = row[block + i]
+            for k in range(i, j, -1):
+                row[block + k] = row[block + k - 1]
+            row[block + j] = held
+            block += MAX_MOVES
+
+
+cdef inline void reward_history(Context* c, int64_t move, int64_t bonus) noexcept nogil:
+    cdef int64_t m
+    c.history[move] += bonus
+    if c.history[move] >= HISTORY_LIMIT:
+        for m in range(MAX_MOVES):
+            c.history[m] >>= 1
+
+
+cdef int64_t etc_cutoff(Context* c, int64_t* row, int64_t count, int64_t depth, int64_t beta,
+                        int64_t* guessed) noexcept nogil:
+    """kernels.alphabeta._etc_cutoff: the value of the first child whose stored bound proves
+    the parent >= beta, ``guessed`` 1 if that entry is heuristic; -INFINITY if none does."""
+    cdef int64_t child_depth = depth if depth == EXACT else depth - 1
+    cdef int64_t i, bucket, slot, fixed, swing, field, value
+    cdef uint64_t data
+    cdef State child
+    guessed[0] = 0
+    for i in range(count):
+        bucket = row[BUCKET + i]
+        if bucket < 0:  # a finished game, or no table
+            continue
+        child.mover = <uint64_t>row[CHILD0 + i]
+        child.other = <uint64_t>row[CHILD1 + i]
+        slot = tt_find(c, bucket, child.mover & c.mask0, child.other & c.mask1)
+        if slot < 0:
+            continue
+        data = c.tt[4 * slot + 2]
+        if <int64_t>((data >> DEPTH_SHIFT) & 0xFF) < child_depth:
+            continue
+        fixed = bounds(child, &swing)
+        if row[INFO + i] & EXTRA_TURN:
+            field = <int64_t>(data & 0xFFFF)
+            if field == NO_LOWER:
+                continue
+            value = field - BOUND_BIAS + fixed
+        else:
+            field = <int64_t>((data >> UPPER_SHIFT) & 0xFFFF)
+            if field == NO_UPPER:
+                continue
+            value = -(field - BOUND_BIAS + fixed)
+        if value >= beta:
+            guessed[0] = 1 if data & HEURISTIC else 0
+            return value
+    return -INFINITE
+
+
+# --- the search: kernels.alphabeta.search, prove, keeps_value, exact_line ----------------------
+
+cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int64_t beta,
+                    int64_t ply, int64_t bucket) noexcept nogil:
+    """kernels.alphabeta.search for Mancala, without the table probe of Step 1."""
+    cdef int64_t* stats = c.stats
+    cdef int64_t* row
+    cdef int64_t heuristic_before, fixed, spread, slot, tt_move, lower_field, upper_field
+    cdef int64_t lower, upper, count, i, move, info, order, child_bucket, refuted, guessed
+    cdef int64_t original_alpha, best, best_move, next_depth, nodes_before, value, work_done
+    cdef uint64_t word0, word1, data
+    cdef bint use_tt, heuristic
+    cdef State child
+    stats[NODES] += 1
+    if stats[NODES] > stats[NODE_LIMIT]:
+        stats[ABORTED] = 1
+        return 0
+    if ply > stats[MAX_PLY_SEEN]:
+        stats[MAX_PLY_SEEN] = ply
+        if ply >= MAX_PLY - 1:  # deeper than any game we play: give up rather than overflow
+            stats[ABORTED] = 1
+            return 0
+    if ply == 0:
+        stats[ROOT_MOVE] = -1
+    heuristic_before = stats[HEURISTIC_LEAVES]
+
+    # Step 1. The value range the game guarantees may already decide the window.
+    fixed = bounds(state, &spread)
+    if fixed - spread >= beta:
+        return fixed - spread
+    if fixed + spread <= alpha:
+        return fixed + spread
+
+    # Step 2. Transposition table: bounds from a search at least as deep narrow the window.
+    word0 = state.mover & c.mask0
+    word1 = state.other & c.mask1
+    use_tt = spread > TT_MIN_SWING and not stats[OPTIONS] & NO_TABLE
+    slot = -1
+    if use_tt:
+        if bucket < 0:
+            bucket = bucket_of(c, word0, word1)
+        slot = tt_find(c, bucket, word0, word1)
+    tt_move = -1
+    if slot >= 0:
+        stats[TT_HITS] += 1
+        data = c.tt[4 * slot + 2]
+        tt_move = <int64_t>((data >> MOVE_SHIFT) & 0xFF) - 1
+        if <int64_t>((data >> DEPTH_SHIFT) & 0xFF) >= depth and ply > 0:
+            if data & HEURISTIC:  # its bounds are guesses: so is what follows from them
+                stats[HEURISTIC_LEAVES] += 1
+            lower_field = <int64_t>(data & 0xFFFF)
+            upper_field = <int64_t>((data >> UPPER_SHIFT) & 0xFFFF)
+            if lower_field != NO_LOWER:
+                lower = lower_field - BOUND_BIAS + fixed
+                if lower >= beta:
+                    return lower
+                if lower > alpha:
+                    alpha = lower
+            if upper_field != NO_UPPER:
+                upper = upper_field - BOUND_BIAS + fixed
+                if upper <= alpha:
+                    return upper
+                if upper < beta:
+                    beta = upper
+    if depth == 0:
+        stats[HEURISTIC_LEAVES] += 1
+        return store_difference(state)
+
+    # Step 3. Expand, and order the moves: the TT move, then moves that keep the turn (nearest
+    # the goal first), then by what they bank, then history.
+    row = c.work + ROW_WIDTH * ply
+    count = expand(state, row)
+    if count == 0:
+        return score(state)
+    for i in range(count):
+        move = row[MOVE + i]
+        info = row[INFO + i]
+        if info & EXTRA_TURN:
+            order = ((<int64_t>1) << 40) + (move << 32)
+        else:
+            order = ((info >> GAIN_SHIFT) - GAIN_BIAS + 1024) << 24
+        order += c.history[move]
+        if move == tt_move:
+            order = (<int64_t>1) << 50
+        row[ORDER + i] = order
+        row[BUCKET + i] = -1
+        if use_tt and not info & GAME_OVER:  # load the child's bucket now
+            child_bucket = bucket_of(c, (<uint64_t>row[CHILD0 + i]) & c.mask0,
+                                     (<uint64_t>row[CHILD1 + i]) & c.mask1)
+            prefetch(c.tt + 4 * child_bucket)
+            row[BUCKET + i] = child_bucket
+    # Step 3b. Enhanced transposition cutoff (not at the root, only where the swing is large).
+    if use_tt and ply > 0 and spread > stats[ETC_SWING] and not stats[OPTIONS] & NO_ETC:
+        refuted = etc_cutoff(c, row, count, depth, beta, &guessed)
+        if refuted > -INFINITE:
+            stats[ETC_CUTOFFS] += 1
+            stats[HEURISTIC_LEAVES] += guessed  # a guess in, a guess out
+            return refuted
+    if not stats[OPTIONS] & NO_ORDERING:
+        sort_moves(row, count)
+
+    # Step 4. Search the children: a turned-round child's value is negated.
+    original_alpha = alpha
+    best = -INFINITE
+    best_move = -1
+    next_depth = depth if depth == EXACT else depth - 1
+    nodes_before = stats[NODES]
+    for i in range(count):
+        child.mover = <uint64_t>row[CHILD0 + i]
+        child.other = <uint64_t>row[CHILD1 + i]
+        info = row[INFO + i]
+        if info & GAME_OVER:  # a finished game is a node too, valued without a call
+            stats[NODES] += 1
+            value = score(child) if info & EXTRA_TURN else -score(child)
+        elif info & EXTRA_TURN:
+            value = negamax(c, child, next_depth, alpha, beta, ply + 1, row[BUCKET + i])
+        else:
+            value = -negamax(c, child, next_depth, -beta, -alpha, ply + 1, row[BUCKET + i])
+        if stats[ABORTED]:
+            return 0
+        if value > best:
+            best = value
+            best_move = row[MOVE + i]
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    reward_history(c, best_move, 64 if depth == EXACT else depth * depth)
+                    break
+
+    # Step 5. Store what was learnt, net of the banked part.
+    if use_tt:
+        work_done = log2_floor(stats[NODES] - nodes_before + 1)
+        heuristic = stats[HEURISTIC_LEAVES] != heuristic_before
+        if best <= original_alpha:
+            tt_store(c, bucket, word0, word1, -INFINITE, best - fixed, depth, best_move,
+                     work_done, heuristic)
+        elif best >= beta:
+            tt_store(c, bucket, word0, word1, best - fixed, INFINITE, depth, best_move,
+                     work_done, heuristic)
+        else:
+            tt_store(c, bucket, word0, word1, best - fixed, best - fixed, depth, best_move,
+                     work_done, heuristic)
+    if ply == 0:
+        stats[ROOT_MOVE] = best_move
+    return best
+
+
+cdef void prove_value(Context* c, State state, int64_t guess, int64_t* out) noexcept nogil:
+    """kernels.alphabeta.prove: MTD(f) from ``guess``; (value, move, lower, upper) to ``out``."""
+    cdef int64_t lower = -INFINITE, upper = INFINITE, value = guess, best = NO_MOVE, beta
+    cdef int64_t row[EXPANSION_WIDTH]
+    while lower < upper:
+        beta = value + 1 if value == lower else value
+        value = negamax(c, state, EXACT, beta - 1, beta, 0, -1)
+        if c.stats[ABORTED]:
+            out[0], out[1], out[2], out[3] = 0, ABORTED_MOVE, lower, upper
+            return
+        if value >= beta:
+            lower = value
+            best = c.stats[ROOT_MOVE]
+        else:
+            upper = value
+    if best < 0:  # decided without trying a move (bounds or table): ask for one that reaches it
+        negamax(c, state, EXACT, value - 1, value, 0, -1)
+        best = c.stats[ROOT_MOVE]
+        if best < 0:
+            if expand(state, row) > 0:  # every move reaches it (the value was forced)
+                best = row[MOVE]
+    out[0], out[1], out[2], out[3] = value, best, lower, upper
+
+
+cdef bint keeps_value(Context* c, State child, int64_t info, int64_t value) noexcept nogil:
+    """kernels.alphabeta.keeps_value: is the parent's exact ``value`` reached by this child?"""
+    cdef int64_t final, target, low, high
+    if info & GAME_OVER:
+        final = score(child)
+        return (final if info & EXTRA_TURN else -final) == value
+    target = value if info & EXTRA_TURN else -value
+    low = negamax(c, child, EXACT, target - 1, target, 0, -1)
+    high = negamax(c, child, EXACT, target, target + 1, 0, -1)
+    return low >= target and high <= target
+
+
+cdef int64_t table_move_of(Context* c, State state) noexcept nogil:
+    """kernels.alphabeta._table_move: the best move the table holds for ``state``, or NO_MOVE."""
+    cdef uint64_t word0 = state.mover & c.mask0, word1 = state.other & c.mask1
+    cdef int64_t slot = tt_find(c, bucket_of(c, word0, word1), word0, word1)
+    if slot < 0:
+        return NO_MOVE
+    return <int64_t>((c.tt[4 * slot + 2] >> MOVE_SHIFT) & 0xFF) - 1
+
+
+cdef int64_t fill_line(Context* c, State state, int64_t value, int64_t* line,
+                       int64_t limit) noexcept nogil:
+    """kernels.alphabeta.exact_line: optimal moves into ``line``; -1 if the node limit hit."""
+    cdef int64_t row[EXPANSION_WIDTH]
+    cdef int64_t length = 0, count, table_move, start, chosen, attempt, i, info
+    cdef State child
+    while length < limit:
+        count = expand(state, row)
+        if count == 0:
+            break
+        table_move = table_move_of(c, state)
+        start = 0
+        for i in range(count):
+            if row[MOVE + i] == table_move:
+                start = i
+        chosen = -1
+        for attempt in range(count):  # the table's move first, then the others in turn
+            i = (start + attempt) % count
+            child.mover = <uint64_t>row[CHILD0 + i]
+            child.other = <uint64_t>row[CHILD1 + i]
+            if keeps_value(c, child, row[INFO + i], value):
+                chosen = i
+                break
+            if c.stats[ABORTED]:
+                return -1
+        if chosen < 0:  # impossible for a proven value; stop rather than report a wrong line
+            break
+        line[length] = row[MOVE + chosen]
+        length += 1
+        info = row[INFO + chosen]
+        state.mover = <uint64_t>row[CHILD0 + chosen]
+        state.other = <uint64_t>row[CHILD1 + chosen]
+        if not info & EXTRA_TURN:
+            value = -value
+        if info & GAME_OVER:
+            break
+    return length
+
+
+# --- Python entry points: the signatures of kernels.alphabeta's, less the game functions -------
+
+cdef int load_state(object state, State* out) except -1:
+    out.mover = state[0]
+    out.other = state[1]
+    if not 1 <= pits_of(out.mover) <= MAX_PITS:
+        raise ValueError(f"not a packed Mancala state: {pits_of(out.mover)} pits per side")
+    return 0
+
+
+cdef int load_table(Context* c, uint64_t[:, ::1] tt) except -1:
+    cdef Py_ssize_t entries = tt.shape[0]
+    if tt.shape[1] != 4 or entries < 2 or entries & (entries - 1):
+        raise ValueError(f"a transposition table is uint64[n, 4], n a power of two >= 2; "
+                         f"got shape {(tt.shape[0], tt.shape[1])}")
+    c.tt = &tt[0, 0]
+    c.bucket_mask = <uint64_t>(entries - 2)
+    return 0
+
+
+cdef int load_context(Context* c, uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt,
+                      int64_t[:, ::1] work) except -1:
+    load_table(c, tt)
+    if work.shape[0] != MAX_PLY + 1 or work.shape[1] != ROW_WIDTH:
+        raise ValueError(f"a workspace has shape {(MAX_PLY + 1, ROW_WIDTH)}; got "
+                         f"{(work.shape[0], work.shape[1])}")
+    c.work = &work[0, 0]
+    c.stats = c.work + ROW_WIDTH * MAX_PLY + STATS
+    c.history = c.work + ROW_WIDTH * MAX_PLY + HISTORY
+    c.mask0, c.mask1 = mask0, mask1
+    if c.stats[PROBE_MAX] >= 0:
+        raise ValueError("kernels.mancala_ab probes no endgame tables: stats PROBE_MAX must be -1")
+    return 0
+
+
+def search(state, int64_t depth, int64_t alpha, int64_t beta, int64_t ply, int64_t bucket,
+           uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt, int64_t[:, ::1] work):
+    """kernels.alphabeta.search(state, depth, alpha, beta, ply, bucket, <Mancala's functions,
+    no_probe>, mask0, mask1, tt, work, <no tables>): the fail-soft negamax value."""
+    cdef Context c
+    cdef State s
+    cdef int64_t value
+    load_state(state, &s)
+    load_context(&c, mask0, mask1, tt, work)
+    if not 0 <= depth <= EXACT or not 0 <= ply < MAX_PLY:
+        raise ValueError(f"depth must be 0..{EXACT} and ply 0..{MAX_PLY - 1}")
+    if bucket >= 0 and (bucket & 1 or bucket >= tt.shape[0]):
+        raise ValueError(f"bucket {bucket} is not a bucket of the table")
+    with nogil:
+        value = negamax(&c, s, depth, alpha, beta, ply, bucket)
+    return value
+
+
+def prove(state, int64_t guess, uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt,
+          int64_t[:, ::1] work):
+    """kernels.alphabeta.prove for Mancala: (value, move, lower, upper); (0, ABORTED_MOVE,
+    lower, upper) when the node limit stopped it."""
+    cdef Context c
+    cdef State s
+    cdef int64_t out[4]
+    load_state(state, &s)
+    load_context(&c, mask0, mask1, tt, work)
+    with nogil:
+        prove_value(&c, s, guess, out)
+    return out[0], out[1], out[2], out[3]
+
+
+def exact_line(state, int64_t value, int64_t[::1] line, uint64_t mask0, uint64_t mask1,
+               uint64_t[:, ::1] tt, int64_t[:, ::1] work):
+    """kernels.alphabeta.exact_line for Mancala: the length of the line written (-1: the node
+    limit stopped it)."""
+    cdef Context c
+    cdef State s
+    cdef int64_t length
+    load_state(state, &s)
+    load_context(&c, mask0, mask1, tt, work)
+    if line.shape[0] == 0:
+        return 0
+    with nogil:
+        length = fill_line(&c, s, value, &line[0], line.shape[0])
+    return length
+
+
+def table_move(state, uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt):
+    """kernels.alphabeta._table_move: the move the table holds for ``state``, or NO_MOVE."""
+    cdef Context c
+    cdef State s
+    load_state(state, &s)
+    load_table(&c, tt)
+    c.mask0, c.mask1 = mask0, mask1
+    return table_move_of(&c, s)
+
+
+# --- the game functions, for the driver (kernels.mancala's, same arguments and results) --------
+
+def game_expand(state, int64_t[::1] row):
+    """kernels.mancala.expand."""
+    cdef State s
+    load_state(state, &s)
+    if row.shape[0] < EXPANSION_WIDTH:
+        raise ValueError(f"an expansion row holds {EXPANSION_WIDTH} words")
+    return expand(s, &row[0])
+
+
+def game_bounds(state):
+    """kernels.mancala.bounds: (banked, swing)."""
+    cdef State s
+    cdef int64_t swing, fixed
+    load_state(state, &s)
+    fixed = bounds(s, &swing)
+    return fixed, swing
+
+
+def game_store_difference(state):
+    """kernels.mancala.store_difference (the heuristic evaluation)."""
+    cdef State s
+    load_state(state, &s)
+    return store_difference(s)
+
+
+def game_score(state):
+    """kernels.mancala.score."""
+    cdef State s
+    load_state(state, &s)
+    return score(s)
+
+
+def game_key_mask(state):
+    """kernels.mancala.key_mask."""
+    cdef State s
+    load_state(state, &s)
+    return key_mask(s.mover), key_mask(s.mover)
+
+
+def game_play(state, int64_t lane):
+    """kernels.mancala.play: ((mover, other), info)."""
+    cdef State s, child
+    cdef int64_t info
+    load_state(state, &s)
+    if not 0 <= lane < pits_of(s.mover):
+        raise ValueError(f"lane {lane} is not a pit of the mover")
+    info = play(s, lane, &child)
+    return (child.mover, child.other), info
+
+
+def game_legal_moves(state, int64_t[::1] out):
+    """kernels.mancala.legal_moves: the mover's non-empty pit lanes into ``out``; how many."""
+    cdef State s
+    cdef int64_t m, lane, n = 0
+    cdef uint64_t mask
+    load_state(state, &s)
+    m = pits_of(s.mover)
+    if out.shape[0] < m:
+        raise ValueError(f"legal_moves needs room for {m} moves")
+    mask = PIT_MASK[m]
+    if (s.mover & mask) == 0 or (s.other & mask) == 0:
+        return 0
+    for lane in range(m):
+        if (s.mover >> (8 * lane)) & 0xFF:
+            out[n] = lane
+            n += 1
+    return n
+
+
+def game_no_probe(state, data, offsets):
+    """kernels.alphabeta.no_probe: the tables hold nothing."""
+    return NO_ENTRY

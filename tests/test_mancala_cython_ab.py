@@ -1,0 +1,378 @@
+"""The Cython Mancala alpha-beta (kernels/mancala_ab.pyx) is the Numba search (kernels/alphabeta.py
+over kernels/mancala.py, no endgame tables) compiled for one game, not a look-alike: for every
+position, depth and table size it returns the same value and root move, counts the same nodes, TT
+hits and heuristic leaves, and leaves the same transposition table and workspace behind. Its
+values are also checked on their own against the brute-force minimax of tests/test_alphabeta.py
+over the reference rules.
+
+Positions are reached by random play from the start of Kalah(m, n), for both capture rules and
+both sides to move.
+"""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from kernels import alphabeta as numba_ab
+from kernels import alphabeta_layout as layout
+from kernels import contract, mancala_layout
+from kernels import mancala as numba_game
+from kernels import mancala_ab as cython_ab
+from solver.errors import InputError
+from solver.games import mancala as reference
+from solver.games.mancala import api
+from solver.search.alphabeta import AlphaBeta, EndgameTables
+from test_alphabeta import minimax, minimax_to_depth, random_position
+
+INF = layout.INFINITY
+NO_TABLES = np.zeros(0, np.int8)
+BOARDS = [(2, 3), (3, 2), (3, 4), (4, 4), (5, 3), (6, 4), (6, 6)]    # Kalah(m, n)
+COMPARED_STATS = {name: getattr(layout, name) for name in (
+    "NODES", "ROOT_MOVE", "TT_HITS", "HEURISTIC_LEAVES", "ETC_CUTOFFS", "ABORTED",
+    "MAX_PLY_SEEN", "TABLE_HITS")}
+
+
+def played_position(rng, m, n, capture_empty, to_move, most_plies=None):
+    """A position of Kalah(m, n) reached by random play from the start, not over, ``to_move``
+    (A = 0, B = 1) to move."""
+    most_plies = 8 * m if most_plies is None else most_plies
+    for _ in range(1000):
+        pos = reference.new_game(reference.Rules(m, n, capture_empty))
+        for _ in range(rng.randrange(most_plies + 1)):
+            if reference.is_over(pos):
+                break
+            pos = reference.apply(pos, rng.choice(reference.legal_actions(pos)))
+        if not reference.is_over(pos) and pos.to_move == to_move:
+            return pos
+    raise AssertionError(f"random play in Kalah({m},{n}) never left side {to_move} to move")
+
+
+def context(entries, options=0, etc_swing=None, node_limit=None):
+    """A fresh table of ``entries`` entries and a workspace with these settings."""
+    work = layout.new_workspace()
+    stats = layout.stats_of(work)
+    stats[layout.PROBE_MAX] = -1
+    stats[layout.OPTIONS] = options
+    stats[layout.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
+    if etc_swing is not None:
+        stats[layout.ETC_SWING] = etc_swing
+    return np.zeros((entries, 4), np.uint64), work
+
+
+def numba_args(state, tt, work):
+    mask0, mask1 = numba_game.key_mask(state)
+    return (numba_game.expand, numba_game.bounds, numba_game.store_difference, numba_game.score,
+            numba_ab.no_probe, mask0, mask1, tt, work, NO_TABLES)
+
+
+def cython_args(state, tt, work):
+    mask0, mask1 = numba_game.key_mask(state)
+    return mask0, mask1, tt, work
+
+
+class Twins:
+    """The same search context twice, one for each kernel; each call runs on both."""
+
+    def __init__(self, entries, **settings):
+        self.numba = context(entries, **settings)
+        self.cython = (self.numba[0].copy(), self.numba[1].copy())
+
+    def search(self, state, depth, alpha=-INF, beta=INF):
+        return (numba_ab.search(state, depth, alpha, beta, 0, -1, *numba_args(state, *self.numba)),
+                cython_ab.search(state, depth, alpha, beta, 0, -1, *cython_args(state, *self.cython)))
+
+    def prove(self, state, guess):
+        return (numba_ab.prove(state, guess, *numba_args(state, *self.numba)),
+                cython_ab.prove(state, guess, *cython_args(state, *self.cython)))
+
+    def exact_line(self, state, value, limit=200):
+        lines = np.zeros(limit, np.int64), np.zeros(limit, np.int64)
+        lengths = (numba_ab.exact_line(state, value, lines[0], *numba_args(state, *self.numba)),
+                   cython_ab.exact_line(state, value, lines[1], *cython_args(state, *self.cython)))
+        return tuple(list(line[:max(n, 0)]) + [n] for line, n in zip(lines, lengths))
+
+    def table_move(self, state):
+        mask0, mask1 = numba_game.key_mask(state)
+        return (numba_ab._table_move(state, mask0, mask1, self.numba[0]),
+                cython_ab.table_move(state, mask0, mask1, self.cython[0]))
+
+    def assert_same(self, results, what):
+        numba_result, cython_result = results
+        assert cython_result == numba_result, what
+        numba_stats, cython_stats = (layout.stats_of(w) for _, w in (self.numba, self.cython))
+        for name, slot in COMPARED_STATS.items():
+            assert cython_stats[slot] == numba_stats[slot], f"stats {name}: {what}"
+        assert np.array_equal(self.cython[0], self.numba[0]), f"transposition table: {what}"
+        assert np.array_equal(self.cython[1], self.numba[1]), f"workspace: {what}"
+
+
+def describe(pos, *settings):
+    return " ".join([reference.to_text(pos), f"capture_empty={pos.capture_empty}",
+                     *map(str, settings)])
+
+
+# --- the game functions and the constants --------------------------------------------------------
+
+def test_the_compiled_constants_are_those_of_the_layout_modules():
+    for name, value in cython_ab.COMPILED_CONSTANTS.items():
+        source = next(m for m in (contract, layout, mancala_layout) if hasattr(m, name))
+        assert getattr(source, name) == value, name
+
+
+@pytest.mark.parametrize("m,n", BOARDS)
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_the_game_functions_give_what_kernels_mancala_gives(rng, m, n, capture_empty):
+    numba_row, cython_row = np.zeros((2, contract.EXPANSION_WIDTH), np.int64)
+    numba_moves, cython_moves = np.zeros((2, m), np.int64)
+    for _ in range(30):
+        pos = played_position(rng, m, n, capture_empty, rng.randrange(2))
+        state = api.to_packed(pos)
+        count = numba_game.expand(state, numba_row)
+        assert cython_ab.game_expand(state, cython_row) == count
+        for block in (contract.MOVE, contract.INFO, contract.CHILD0, contract.CHILD1):
+            assert list(cython_row[block:block + count]) == list(numba_row[block:block + count])
+        assert cython_ab.game_bounds(state) == numba_game.bounds(state)
+        assert cython_ab.game_store_difference(state) == numba_game.store_difference(state)
+        assert cython_ab.game_score(state) == numba_game.score(state)
+        assert cython_ab.game_key_mask(state) == numba_game.key_mask(state)
+        count = numba_game.legal_moves(state, numba_moves)
+        assert cython_ab.game_legal_moves(state, cython_moves) == count
+        assert list(cython_moves[:count]) == list(numba_moves[:count])
+        for lane in numba_moves[:count]:
+            assert cython_ab.game_play(state, int(lane)) == numba_game.play(state, int(lane))
+
+
+# --- the search, kernel against kernel -----------------------------------------------------------
+
+@pytest.mark.parametrize("m,n", BOARDS)
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_depth_limited_searches_give_the_same_value_move_nodes_and_table(rng, m, n,
+                                                                         capture_empty):
+    """Depths 1..9; a table of 16 entries (buckets fill and entries are replaced) and one of 4096."""
+    for to_move in (0, 1):
+        pos = played_position(rng, m, n, capture_empty, to_move)
+        state = api.to_packed(pos)
+        for entries in (16, 4096):
+            for depth in range(1, 10):
+                twins = Twins(entries)
+                twins.assert_same(twins.search(state, depth), describe(pos, entries, depth))
+
+
+@pytest.mark.parametrize("options", [layout.NO_TABLE, layout.NO_ORDERING, layout.NO_ETC,
+                                     layout.NO_TABLE | layout.NO_ORDERING],
+                         ids=["no-tt", "no-order", "no-etc", "bare"])
+def test_searches_with_parts_switched_off_stay_the_same(rng, options):
+    for m, n in BOARDS[2:]:
+        pos = played_position(rng, m, n, rng.random() < 0.5, rng.randrange(2))
+        for depth in (3, 6):
+            twins = Twins(1024, options=options)
+            twins.assert_same(twins.search(api.to_packed(pos), depth), describe(pos, depth))
+
+
+def test_enhanced_cutoffs_tried_at_every_node_stay_the_same(rng):
+    """ETC swing threshold 0: the cutoffs fire often, and fire alike."""
+    cutoffs = 0
+    for m, n in BOARDS[2:]:
+        pos = played_position(rng, m, n, rng.random() < 0.5, rng.randrange(2))
+        state = api.to_packed(pos)
+        twins = Twins(1024, etc_swing=0)
+        for depth in range(1, 9):          # deepening on one table: its entries cut children
+            twins.assert_same(twins.search(state, depth), describe(pos, depth))
+        cutoffs += int(layout.stats_of(twins.cython[1])[layout.ETC_CUTOFFS])
+    assert cutoffs > 0
+
+
+def test_iterative_deepening_on_one_table_stays_the_same(rng):
+    """Later searches take bounds, moves and history from the earlier ones."""
+    for m, n in BOARDS:
+        pos = played_position(rng, m, n, rng.random() < 0.5, rng.randrange(2))
+        state = api.to_packed(pos)
+        twins = Twins(256)
+        for depth in range(1, 11):
+            twins.assert_same(twins.search(state, depth), describe(pos, depth))
+            twins.assert_same(twins.table_move(state), describe(pos, "table move", depth))
+
+
+def test_narrow_windows_stay_the_same(rng):
+    for m, n in BOARDS[2:]:
+        pos = played_position(rng, m, n, rng.random() < 0.5, rng.randrange(2))
+        state = api.to_packed(pos)
+        twins = Twins(512)
+        for alpha in range(-6, 7, 3):
+            twins.assert_same(twins.search(state, 5, alpha, alpha + 1), describe(pos, alpha))
+
+
+def test_a_node_limit_stops_both_at_the_same_node(rng):
+    for m, n in BOARDS[3:]:
+        pos = played_position(rng, m, n, rng.random() < 0.5, rng.randrange(2), most_plies=4)
+        state = api.to_packed(pos)
+        for limit in (1, 50, 700):
+            twins = Twins(256, node_limit=limit)
+            twins.assert_same(twins.search(state, 9), describe(pos, limit))
+            assert layout.stats_of(twins.cython[1])[layout.ABORTED] == 1
+            twins = Twins(256, node_limit=limit)
+            twins.assert_same(twins.prove(state, 0), describe(pos, "prove", limit))
+
+
+def small_endgame(rng, capture_empty):
+    pos = random_position(rng, rng.randrange(2, 7), rng.randrange(2, 11), rng.randrange(2))
+    return replace(pos, capture_empty=capture_empty)
+
+
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_exact_proofs_and_lines_of_small_endgames_stay_the_same(rng, capture_empty):
+    """MTD(f) from a good and a bad guess, then the optimal line, on one table."""
+    for _ in range(25):
+        pos = small_endgame(rng, capture_empty)
+        state = api.to_packed(pos)
+        twins = Twins(rng.choice([16, 1024]))
+        for guess in (0, 9):
+            twins.assert_same(twins.prove(state, guess), describe(pos, "guess", guess))
+        value = twins.prove(state, 0)[1][0]
+        twins.assert_same(twins.exact_line(state, value), describe(pos, "line"))
+        twins.assert_same(twins.search(state, layout.EXACT), describe(pos, "EXACT"))
+
+
+def test_exact_searches_of_played_endgames_stay_the_same(rng):
+    """Late positions of real games (random play deep into Kalah(4, 3) and Kalah(5, 3))."""
+    for m, n in ((4, 3), (5, 3)):
+        for to_move in (0, 1):
+            pos = played_position(rng, m, n, rng.random() < 0.5, to_move, most_plies=40)
+            state = api.to_packed(pos)
+            twins = Twins(4096)
+            twins.assert_same(twins.prove(state, 0), describe(pos))
+            value = twins.prove(state, 0)[1][0]
+            twins.assert_same(twins.exact_line(state, value), describe(pos, "line"))
+
+
+# --- the driver and best_move on both backends ---------------------------------------------------
+
+def comparable(found) -> dict:
+    answer = found.to_dict()
+    for timing in ("seconds", "nodes_per_second"):
+        del answer[timing]
+    return answer
+
+
+@pytest.mark.parametrize("m,n", BOARDS[2:])
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_best_move_gives_the_same_answer_on_both_backends(rng, m, n, capture_empty):
+    """Move, value, line, node count: the whole answer, to a depth and exact."""
+    for to_move in (0, 1):
+        pos = played_position(rng, m, n, capture_empty, to_move)
+        rules = reference.Rules(m, n, capture_empty)
+        for depth in (1, 4, 8):
+            numba, cython = (api.best_move(pos, rules, depth=depth, backend=b, table_mb=1)
+                             for b in api.BACKENDS)
+            assert comparable(cython) == comparable(numba), describe(pos, depth)
+    late = played_position(rng, m, n, capture_empty, rng.randrange(2), most_plies=12 * m)
+    if sum(late.pits) <= 16:
+        numba, cython = (api.best_move(late, rules, exact=True, all_moves=True, tables=False,
+                                       backend=b) for b in api.BACKENDS)
+        assert comparable(cython) == comparable(numba), describe(late, "exact")
+
+
+def test_the_cython_backend_refuses_endgame_tables():
+    tables = EndgameTables(np.zeros(1, np.int8), np.zeros(2, np.int64), 0)
+    with pytest.raises(ValueError, match="probe no endgame tables"):
+        AlphaBeta(api.kernel_game(backend="cython"), 1, tables)
+    with pytest.raises(ValueError):
+        api.kernel_game(with_tables=True, backend="cython")
+    with pytest.raises(InputError, match="backend"):
+        api.best_move(depth=2, backend="fortran")
+
+
+# --- values on their own: brute force over the reference rules -----------------------------------
+
+def cython_engine(table_mb=1):
+    return AlphaBeta(api.kernel_game(backend="cython"), table_mb)
+
+
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_exact_values_equal_brute_force_minimax(rng, capture_empty):
+    searcher = cython_engine()
+    for _ in range(40):
+        pos = small_endgame(rng, capture_empty)
+        state = api.to_packed(pos)
+        found = searcher.solve(state)
+        assert found.exact and found.value == minimax(pos, capture_empty), describe(pos)
+        if found.move is not None:     # the move it names achieves the value
+            assert searcher.move_value(state, found.move) == found.value
+
+
+def test_depth_limited_values_equal_depth_limited_minimax(rng):
+    for _ in range(40):
+        pos = random_position(rng, rng.randrange(2, 7), rng.randrange(4, 16))
+        depth = rng.randrange(1, 5)
+        found = cython_engine().iterate(api.to_packed(pos), max_depth=depth)
+        assert found.value == minimax_to_depth(pos, found.depth, True), describe(pos, depth)
+
+
+@pytest.mark.parametrize("m,n", [(2, 2), (3, 2), (3, 3)])
+def test_small_boards_from_the_start_have_their_brute_force_value(m, n):
+    for capture_empty in (True, False):
+        rules = reference.Rules(m, n, capture_empty)
+        found = api.best_move(None, rules, exact=True, tables=False)
+        assert found.value == minimax(reference.new_game(rules), capture_empty)
+
+
+# --- what the Python entry points refuse (they hand raw pointers to C) ---------------------------
+
+def test_bad_tables_workspaces_and_states_are_refused():
+    state = api.to_packed(api.new_game())
+    masks = numba_game.key_mask(state)
+    tt, work = context(16)
+    with pytest.raises(ValueError, match="power of two"):
+        cython_ab.search(state, 3, -INF, INF, 0, -1, *masks, np.zeros((12, 4), np.uint64), work)
+    with pytest.raises(ValueError, match="workspace"):
+        cython_ab.search(state, 3, -INF, INF, 0, -1, *masks, tt, np.zeros((4, 384), np.int64))
+    layout.stats_of(work)[layout.PROBE_MAX] = 5
+    with pytest.raises(ValueError, match="PROBE_MAX"):
+        cython_ab.prove(state, 0, *masks, tt, work)
+    with pytest.raises(ValueError, match="pits per side"):
+        cython_ab.game_score((0, 0))
+    with pytest.raises(ValueError, match="lane"):
+        cython_ab.game_play(state, 6)
+
+
+# --- more of the same, for a longer run ----------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("m,n", BOARDS + [(5, 5), (6, 3)])
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_many_more_positions_to_depth_twelve_stay_the_same(rng, m, n, capture_empty):
+    for _ in range(6):
+        for to_move in (0, 1):
+            pos = played_position(rng, m, n, capture_empty, to_move, most_plies=12 * m)
+            state = api.to_packed(pos)
+            for entries in (64, 1 << 16):
+                twins = Twins(entries, etc_swing=rng.choice([None, 0, 8]))
+                for depth in range(1, 13):
+                    twins.assert_same(twins.search(state, depth), describe(pos, entries, depth))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("m,n", [(3, 3), (4, 3), (4, 4), (5, 3)])
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_whole_small_games_are_solved_the_same(m, n, capture_empty):
+    rules = reference.Rules(m, n, capture_empty)
+    numba, cython = (api.best_move(None, rules, exact=True, all_moves=True, tables=False,
+                                   backend=b) for b in api.BACKENDS)
+    assert comparable(cython) == comparable(numba)
+
+
+@pytest.mark.slow
+def test_the_bench_positions_to_depth_twenty_are_searched_the_same():
+    """`solver bench mancala`'s alpha-beta workload (its fixed positions, iterative deepening to
+    20 sowings on a 64 MB table) on both backends: the same answers, nodes and tables."""
+    from solver.games.mancala.commands import bench_positions
+    for entry in bench_positions():
+        pos = replace(reference.from_text(entry["position"]), capture_empty=entry["capture_empty"])
+        state = api.to_packed(pos)
+        numba, cython = (AlphaBeta(api.kernel_game(backend=b), 64) for b in api.BACKENDS)
+        found = [engine.iterate(state, max_depth=20) for engine in (numba, cython)]
+        numba_found, cython_found = ((f.move, f.value, f.pv, f.nodes,
+                                      [(depth, value, nodes) for depth, value, nodes, _ in
+                                       f.iterations]) for f in found)
+        assert cython_found == numba_found, describe(pos)
+        assert np.array_equal(cython.tt, numba.tt) and np.array_equal(cython.work, numba.work)
