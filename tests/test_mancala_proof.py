@@ -84,6 +84,14 @@ def test_max_seconds_stops_the_proof_inside_a_slice(monkeypatch):
     assert again.value == exact.value and again.nodes == exact.nodes
 
 
+@pytest.mark.parametrize("backend", ["numba", "cython"])
+def test_max_seconds_stops_a_best_move_proof_inside_a_slice(monkeypatch, backend):
+    one_endless_slice(monkeypatch)
+    stopped = api.best_move(rules=api.Rules(6, 5), exact=True, tables=False, table_mb=16,
+                            max_seconds=0.3, backend=backend)
+    assert stopped.stopped == "max-seconds" and stopped.lower <= stopped.upper
+
+
 def test_ctrl_c_stops_the_proof_inside_a_slice(monkeypatch):
     one_endless_slice(monkeypatch)
     default = signal.getsignal(signal.SIGINT)
