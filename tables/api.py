@@ -15,22 +15,25 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import numbers
 import os
 import random
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 
 from tables.errors import TableError
 from tables.format import (SUFFIX, Family, family_of, check_header, is_temporary, level_filename,
                            open_table, read_header, rule_name)
-from tables.index import MAX_LEVEL, PIT_LANES, counts_at, index_of, pits_word
+from tables import index
+from tables.index import MAX_LEVEL, counts_at, index_of, pits_word
 from tables.lazy import lazy_module
 from tables.levels import (BuildProgress, BuildReport, LocalExecutor, build_levels,
                            check_writable)
 from tables.mapping import MappedLevels, MemoryBudget
+
+np = lazy_module("numpy")    # on first use: listing tables and refusing input stay light
 
 game = lazy_module("kernels.mancala")
 builder = lazy_module("tables.build")
@@ -98,7 +101,7 @@ def _remove_temporaries(directory: Path, family: Family) -> None:
 # --- build ---------------------------------------------------------------------------------------
 
 def _whole(value, name: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low \
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low \
             or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f">= {low}"
         raise TableError(f"{name} must be a whole number {span}, got {value!r}")
@@ -369,7 +372,7 @@ def probe(counts, directory=None, family: Family = DEFAULT_FAMILY) -> ProbeAnswe
 
     def gain_of(state) -> int | None:
         m = family.pits
-        mover, other = int(state[0] & PIT_LANES[m]), int(state[1] & PIT_LANES[m])
+        mover, other = int(state[0] & index.PIT_LANES[m]), int(state[1] & index.PIT_LANES[m])
         child = tuple((w >> (8 * i)) & 0xFF for w in (mover, other) for i in range(m))
         lv, i = index_of(child)
         if lv == 0:

@@ -39,10 +39,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-import numpy as np
 
 from tables.errors import TableError
+from tables.lazy import lazy_module
 from tables.index import MAX_LEVEL, PITS, check_pits, level_size, scheme
+
+np = lazy_module("numpy")    # on first use: listing tables and refusing input stay light
 
 MAGIC = b"SOLVTBL\n"
 FORMAT = 1

@@ -35,9 +35,8 @@ layout (a multiply by 0x0101... gives prefix sums in every lane).
 """
 from __future__ import annotations
 
+import numbers
 from math import comb
-
-import numpy as np
 
 MAX_PITS = 6                    # the packed state holds at most six pits a side
 PITS = 6                        # the default board
@@ -52,30 +51,55 @@ def scheme(pits: int) -> str:
 
 INDEX_SCHEME = scheme(PITS)
 
-# HALF_SIZE[m, t] = H(m, t); LEVEL_SIZE[m, n] = C(n + 2m - 1, 2m - 1) (m = 0: unused zeros).
-HALF_SIZE = np.array([[comb(t + m - 1, m - 1) if m else 0 for t in range(MAX_LEVEL + 1)]
-                      for m in range(MAX_PITS + 1)], np.int64)
-LEVEL_SIZE = np.array([[comb(n + 2 * m - 1, 2 * m - 1) if m else 0 for n in range(MAX_LEVEL + 1)]
-                       for m in range(MAX_PITS + 1)], np.int64)
-# BAR_RANK[i, p] = C(p + i, i + 1): the rank term of bar i when the prefix sum x0..xi is p.
-BAR_RANK = np.array([[comb(p + i, i + 1) for p in range(_LANES)] for i in range(MAX_PITS - 1)],
-                    np.int64)
-# BLOCK[m, n, s]: where the block of mover's stone count s starts in level n (s = n + 1: the end).
-BLOCK = np.zeros((MAX_PITS + 1, MAX_LEVEL + 1, MAX_LEVEL + 2), np.int64)
-for _m in range(1, MAX_PITS + 1):
-    for _n in range(MAX_LEVEL + 1):
-        for _s in range(_n + 1):
-            BLOCK[_m, _n, _s + 1] = BLOCK[_m, _n, _s] + HALF_SIZE[_m, _s] * HALF_SIZE[_m, _n - _s]
-        BLOCK[_m, _n, _n + 2:] = BLOCK[_m, _n, _n + 1]
-        assert BLOCK[_m, _n, _n + 1] == LEVEL_SIZE[_m, _n]
+# The arrays below are NumPy arrays for the compiled kernels (which read them as globals); they
+# are built on first use (``__getattr__``), so listing tables and refusing input never import
+# NumPy. HALF_SIZE[m, t] = H(m, t); LEVEL_SIZE[m, n] = C(n + 2m - 1, 2m - 1) (m = 0: zeros);
+# BAR_RANK[i, p] = C(p + i, i + 1), the rank term of bar i when the prefix sum x0..xi is p;
+# BLOCK[m, n, s]: where the block of mover's stone count s starts in level n (s = n + 1: the
+# end); PIT_LANES[m]: the m pit lanes of a packed side.
+_ARRAYS = ("HALF_SIZE", "LEVEL_SIZE", "BAR_RANK", "BLOCK", "PIT_LANES")
 
-# The m pit lanes of a packed side (PIT_LANES[m]).
-PIT_LANES = np.array([(1 << (8 * m)) - 1 for m in range(MAX_PITS + 1)], np.uint64)
+
+def _build_arrays() -> dict:
+    import numpy as np
+    half = np.array([[comb(t + m - 1, m - 1) if m else 0 for t in range(MAX_LEVEL + 1)]
+                     for m in range(MAX_PITS + 1)], np.int64)
+    level = np.array([[comb(n + 2 * m - 1, 2 * m - 1) if m else 0 for n in range(MAX_LEVEL + 1)]
+                      for m in range(MAX_PITS + 1)], np.int64)
+    bar = np.array([[comb(p + i, i + 1) for p in range(_LANES)] for i in range(MAX_PITS - 1)],
+                   np.int64)
+    block = np.zeros((MAX_PITS + 1, MAX_LEVEL + 1, MAX_LEVEL + 2), np.int64)
+    for m in range(1, MAX_PITS + 1):
+        for n in range(MAX_LEVEL + 1):
+            for s in range(n + 1):
+                block[m, n, s + 1] = block[m, n, s] + half[m, s] * half[m, n - s]
+            block[m, n, n + 2:] = block[m, n, n + 1]
+            assert block[m, n, n + 1] == level[m, n]
+    lanes = np.array([(1 << (8 * m)) - 1 for m in range(MAX_PITS + 1)], np.uint64)
+    return dict(HALF_SIZE=half, LEVEL_SIZE=level, BAR_RANK=bar, BLOCK=block, PIT_LANES=lanes)
+
+
+def __getattr__(name: str):
+    if name in _ARRAYS:
+        if name not in globals():
+            globals().update(_build_arrays())
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _half(pits: int, stones: int) -> int:
+    """H(m, t): the sides of t stones over m pits (HALF_SIZE[m, t], in plain Python)."""
+    return comb(stones + pits - 1, pits - 1)
+
+
+def _block(pits: int, level: int, s: int) -> int:
+    """BLOCK[m, n, s] in plain Python."""
+    return sum(_half(pits, t) * _half(pits, level - t) for t in range(s))
 
 
 def check_pits(pits) -> int:
     """``pits`` as an int 1..6, or ValueError."""
-    if isinstance(pits, bool) or not isinstance(pits, (int, np.integer)) \
+    if isinstance(pits, bool) or not isinstance(pits, numbers.Integral) \
             or not 1 <= pits <= MAX_PITS:
         raise ValueError(f"pits must be a whole number 1..{MAX_PITS}, got {pits!r}")
     return int(pits)
@@ -86,18 +110,21 @@ def level_size(level: int, pits: int = PITS) -> int:
     return comb(level + 2 * pits - 1, 2 * pits - 1)
 
 
-def level_offsets(levels: int, pits: int = PITS) -> np.ndarray:
+def level_offsets(levels: int, pits: int = PITS):
     """int64[levels + 2]: where each level 0..levels starts when they are laid end to end
     (the last entry is the total); what ``build_in_memory`` returns."""
-    return np.concatenate([[0], np.cumsum(LEVEL_SIZE[pits, :levels + 1])]).astype(np.int64)
+    import numpy as np
+    return np.concatenate([[0], np.cumsum(__getattr__("LEVEL_SIZE")[pits, :levels + 1])]
+                          ).astype(np.int64)
 
 
 # --- plain-Python views, for codecs and tests ----------------------------------------------------
 
-def pits_word(counts) -> np.uint64:
+def pits_word(counts):
     """Pit lanes of one side from its m counts (sowing order)."""
     if not 1 <= len(counts) <= MAX_PITS or any(c < 0 or c > 255 for c in counts):
         raise ValueError(f"a side needs 1..6 counts 0..255, got {counts!r}")
+    import numpy as np
     return np.uint64(sum(int(c) << (8 * i) for i, c in enumerate(counts)))
 
 
@@ -140,16 +167,17 @@ def index_of(counts) -> tuple[int, int]:
     if level > MAX_LEVEL:
         raise ValueError(f"{level} stones in pits; the index covers at most {MAX_LEVEL}")
     s = sum(int(c) for c in mover)
-    return level, (int(BLOCK[pits, level, s]) + rank_of(mover) * int(HALF_SIZE[pits, level - s])
+    return level, (_block(pits, level, s) + rank_of(mover) * _half(pits, level - s)
                    + rank_of(other))
 
 
 def counts_at(level: int, index: int, pits: int = PITS) -> tuple[int, ...]:
     """The 2m pit counts at ``index`` of ``level`` (inverse of :func:`index_of`)."""
-    if not 0 <= level <= MAX_LEVEL or not 0 <= index < LEVEL_SIZE[pits, level]:
+    if not 0 <= level <= MAX_LEVEL or not 0 <= index < level_size(level, pits):
         raise ValueError(f"no index {index} in level {level}")
-    s = 0
-    while BLOCK[pits, level, s + 1] <= index:
+    s, start = 0, 0
+    while start + _half(pits, s) * _half(pits, level - s) <= index:
+        start += _half(pits, s) * _half(pits, level - s)
         s += 1
-    row, column = divmod(index - int(BLOCK[pits, level, s]), int(HALF_SIZE[pits, level - s]))
+    row, column = divmod(index - start, _half(pits, level - s))
     return counts_of_rank(pits, s, row) + counts_of_rank(pits, level - s, column)

@@ -33,13 +33,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-import numpy as np
 
 from tables.errors import TableError
 from tables.format import (Family, atomic_file, fsync_directory, header_bytes, level_filename,
                            open_table, read_header)
 from tables.lazy import lazy_module
 from tables.mapping import MappedLevels, MemoryBudget
+
+np = lazy_module("numpy")    # on first use: listing tables and refusing input stay light
 
 builder = lazy_module("tables.build")
 

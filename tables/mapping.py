@@ -25,7 +25,10 @@ import mmap
 import os
 from pathlib import Path
 
-import numpy as np
+from tables.lazy import lazy_module
+
+np = lazy_module("numpy")    # on first use: listing tables and refusing input stay light
+
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.mmap.restype = ctypes.c_void_p

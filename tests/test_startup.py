@@ -17,7 +17,8 @@ try:
     code = main(sys.argv[1:])
 except SystemExit as stop:
     code = stop.code
-print(json.dumps(dict(code=code, numba="numba" in sys.modules)), file=sys.__stderr__)
+numpy = type(sys.modules.get("numpy")).__name__ not in ("NoneType", "_LazyModule")  # executed?
+print(json.dumps(dict(code=code, numba="numba" in sys.modules, numpy=numpy)), file=sys.__stderr__)
 """
 
 LIGHT_COMMANDS = [
@@ -49,6 +50,20 @@ def run_probed(args):
                           timeout=60)
     report = json.loads(done.stderr.strip().splitlines()[-1])
     return report["code"], report["numba"], done.stdout, done.stderr
+
+
+# Commands that need no NumPy either (importing it costs about 0.2 s here)
+NUMPY_FREE = [["--help"], ["best", "mancala", "bad"], ["solve", "mancala", "--pits", "9"],
+              ["tables", "info", "--dir", "{empty}"], ["tables", "verify", "--dir", "{empty}"]]
+
+
+@pytest.mark.parametrize("command", NUMPY_FREE, ids=" ".join)
+def test_help_listing_an_empty_folder_and_bad_input_load_no_numpy(tmp_path, command):
+    args = [a.replace("{empty}", str(tmp_path)) for a in command]
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                          timeout=60)
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    assert report["numpy"] is False and report["code"] in (0, 2), done.stderr
 
 
 @pytest.mark.parametrize("command", LIGHT_COMMANDS, ids=" ".join)
