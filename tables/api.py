@@ -22,11 +22,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-
+from tables import index
 from tables.errors import TableError
 from tables.format import (SUFFIX, Family, family_of, check_header, is_temporary, level_filename,
                            open_table, read_header, rule_name)
-from tables import index
 from tables.index import MAX_LEVEL, counts_at, index_of, pits_word
 from tables.lazy import lazy_module
 from tables.levels import (BuildProgress, BuildReport, LocalExecutor, build_levels,

@@ -62,9 +62,9 @@ _ARRAYS = ("HALF_SIZE", "LEVEL_SIZE", "BAR_RANK", "BLOCK", "PIT_LANES")
 
 def _build_arrays() -> dict:
     import numpy as np
-    half = np.array([[comb(t + m - 1, m - 1) if m else 0 for t in range(MAX_LEVEL + 1)]
+    half = np.array([[_half(m, t) if m else 0 for t in range(MAX_LEVEL + 1)]
                      for m in range(MAX_PITS + 1)], np.int64)
-    level = np.array([[comb(n + 2 * m - 1, 2 * m - 1) if m else 0 for n in range(MAX_LEVEL + 1)]
+    level = np.array([[level_size(n, m) if m else 0 for n in range(MAX_LEVEL + 1)]
                       for m in range(MAX_PITS + 1)], np.int64)
     bar = np.array([[comb(p + i, i + 1) for p in range(_LANES)] for i in range(MAX_PITS - 1)],
                    np.int64)
@@ -92,9 +92,14 @@ def _half(pits: int, stones: int) -> int:
     return comb(stones + pits - 1, pits - 1)
 
 
+def _block_size(pits: int, level: int, s: int) -> int:
+    """Positions of ``level`` whose mover holds ``s`` stones: H(m, s) H(m, n - s)."""
+    return _half(pits, s) * _half(pits, level - s)
+
+
 def _block(pits: int, level: int, s: int) -> int:
     """BLOCK[m, n, s] in plain Python."""
-    return sum(_half(pits, t) * _half(pits, level - t) for t in range(s))
+    return sum(_block_size(pits, level, t) for t in range(s))
 
 
 def check_pits(pits) -> int:
@@ -176,8 +181,8 @@ def counts_at(level: int, index: int, pits: int = PITS) -> tuple[int, ...]:
     if not 0 <= level <= MAX_LEVEL or not 0 <= index < level_size(level, pits):
         raise ValueError(f"no index {index} in level {level}")
     s, start = 0, 0
-    while start + _half(pits, s) * _half(pits, level - s) <= index:
-        start += _half(pits, s) * _half(pits, level - s)
+    while start + _block_size(pits, level, s) <= index:
+        start += _block_size(pits, level, s)
         s += 1
     row, column = divmod(index - start, _half(pits, level - s))
     return counts_of_rank(pits, s, row) + counts_of_rank(pits, level - s, column)

@@ -1,17 +1,14 @@
 """A whole-game proof on a real Dask cluster (two worker processes on loopback): the openings
 are proven as tasks and the values equal the single-process proof's."""
 import json
-import os
-import signal
 import subprocess
 import sys
-import threading
-import time
 
 import pytest
 
 from solver.errors import InputError
 from solver.games.mancala import api
+from test_mancala_proof import press_ctrl_c_once_the_proof_listens
 
 distributed = pytest.importorskip("distributed")
 
@@ -74,16 +71,7 @@ def test_max_seconds_ends_every_task_with_the_bounds_it_proved(cluster):
 
 
 def test_ctrl_c_stops_the_cluster_tasks_and_keeps_their_bounds(cluster):
-    default = signal.getsignal(signal.SIGINT)
-
-    def press_once_the_proof_listens():
-        while signal.getsignal(signal.SIGINT) is default:
-            time.sleep(0.01)
-        time.sleep(0.5)
-        os.kill(os.getpid(), signal.SIGINT)
-
-    press = threading.Thread(target=press_once_the_proof_listens, daemon=True)
-    press.start()
+    press = press_ctrl_c_once_the_proof_listens(after=0.5)
     stopped = api.solve(api.Rules(6, 4), tables=False, table_mb=16,
                         scheduler=cluster.scheduler_address)
     press.join()

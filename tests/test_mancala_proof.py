@@ -92,18 +92,25 @@ def test_max_seconds_stops_a_best_move_proof_inside_a_slice(monkeypatch, backend
     assert stopped.stopped == "max-seconds" and stopped.lower <= stopped.upper
 
 
-def test_ctrl_c_stops_the_proof_inside_a_slice(monkeypatch):
-    one_endless_slice(monkeypatch)
+def press_ctrl_c_once_the_proof_listens(after: float = 0.2) -> threading.Thread:
+    """A thread that sends this process SIGINT ``after`` seconds once a proof has put its own
+    Ctrl-C handler in place (before that, SIGINT would hit the set-up, not the proof)."""
     default = signal.getsignal(signal.SIGINT)
 
-    def press_once_the_proof_listens():
+    def press():
         while signal.getsignal(signal.SIGINT) is default:
             time.sleep(0.01)
-        time.sleep(0.2)
+        time.sleep(after)
         os.kill(os.getpid(), signal.SIGINT)
 
-    press = threading.Thread(target=press_once_the_proof_listens, daemon=True)
-    press.start()
+    thread = threading.Thread(target=press, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_ctrl_c_stops_the_proof_inside_a_slice(monkeypatch):
+    one_endless_slice(monkeypatch)
+    press = press_ctrl_c_once_the_proof_listens()
     stopped = api.solve(api.Rules(6, 5), tables=False, table_mb=16)
     press.join()
     assert stopped.stopped == "interrupted" and not stopped.finished

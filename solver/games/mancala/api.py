@@ -15,11 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
+from kernels.contract import EXTRA_TURN
 from kernels.mancala_layout import pack_side, pits_per_side, unpack_side
 from solver.errors import InputError
 from solver.options import check_seconds
 from solver.games import mancala as reference
-from kernels.contract import EXTRA_TURN
 from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
                                         draw, from_text, is_over, legal_actions, new_game,
                                         playable_position, position_and_rules, result, to_text)
