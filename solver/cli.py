@@ -548,8 +548,8 @@ def _proof_text(found) -> str:
     tables_used = f"endgame tables 1..{found.table_levels}" if found.table_levels else \
         "no endgame tables"
     lines.append(f"\nnodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
-                 f"time: {found.seconds:.2f} s   ({tables_used}; transposition table "
-                 f"{found.table_mb} MB)")
+                 f"time: {found.seconds:.2f} s   tasks: {found.tasks}   ({tables_used}; "
+                 f"transposition table {found.table_mb} MB)")
     return "\n".join(lines)
 
 

@@ -77,3 +77,14 @@ def test_ctrl_c_stops_the_cluster_tasks_and_keeps_their_bounds(cluster):
     press.join()
     assert stopped.stopped == "interrupted" and not stopped.finished
     assert stopped.lower <= 10 <= stopped.upper
+
+
+def test_a_task_left_running_beside_an_idle_worker_is_split_and_the_values_hold(cluster,
+                                                                               monkeypatch):
+    from solver.games.mancala import proof
+    monkeypatch.setattr(proof, "SPLIT_AFTER", 0.0)          # split as soon as a worker idles
+    rules = api.Rules(6, 3)
+    on_cluster = api.solve(rules, tables=False, table_mb=16, scheduler=cluster.scheduler_address)
+    local = api.solve(rules, tables=False)
+    assert on_cluster.finished and values(on_cluster) == values(local)
+    assert on_cluster.tasks > local.tasks                   # some task was split

@@ -200,3 +200,36 @@ def test_best_exact_max_seconds_stops_it_without_a_keyboard():
     out = json.loads(done.stdout)
     assert out["stopped"] == "max-seconds" and out["lower"] <= out["upper"]
     assert done.stderr.startswith("value [")      # it spoke after two seconds
+
+
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_a_split_position_is_worth_the_best_of_its_moves_for_the_side_to_move(capture_empty):
+    """A cluster splits a long task into its position's moves (``proof._split``): proven one by
+    one, they combine into the position's brute-force value, whoever moves there."""
+    import random
+    from dataclasses import replace
+
+    from solver.games import mancala as reference
+    from solver.search.alphabeta import AlphaBeta
+    engine = AlphaBeta(api.kernel_game(), 4)
+    rng, rules, seen = random.Random(11), reference.Rules(3, 3, capture_empty), [0, 0]
+    while min(seen) < 4:                          # positions with each side to move
+        pos = reference.new_game(rules)
+        for _ in range(rng.randrange(1, 8)):
+            if reference.is_over(pos):
+                break
+            pos = reference.apply(pos, rng.choice(reference.legal_actions(pos)))
+        if reference.is_over(pos):
+            continue
+        seen[pos.to_move] += 1
+        sign = 1 if pos.to_move == 0 else -1      # the position's value for A, as at the root
+        line = proof_module.Line("x", 0, -99, 99)
+        job = proof_module._Job(proof_module._Task(line, api.to_packed(pos), sign, pos.to_move,
+                                                   rules.pits), None, None, 0)
+        for child in proof_module._split(engine, job):
+            low, high = engine.prove_within(child.state, 10**9, child.guess)
+            proof_module._narrow(child, low, high)
+        proof_module._combine_line(line, root_side=0)
+        exact = minimax(replace(pos, capture_empty=capture_empty), capture_empty)
+        assert line.chooser == pos.to_move and line.value == sign * exact
+        assert line.reply in [c.move for c in line.split if c.value == line.value]

@@ -28,12 +28,17 @@ from solver.games.mancala.rules import SIDE_NAMES, Rules
 FIRST_SLICE = 1_000_000     # nodes of a task's first slice; each round doubles it
 LAST_SLICE = 16_000_000   # a slice is one compiled call, run in a thread that can be stopped
 POLL_SECONDS = 0.05       # how often the waiting thread looks at Ctrl-C and the clock
+SPLIT_AFTER = 2.0         # seconds a cluster task runs beside an idle worker before it is split
+SPLIT_DEPTH = 8           # plies below the root a cluster split may reach
 
 
 @dataclass
 class Line:
     """An opening (``name`` "3"), or a continuation after an extra turn ("3-1"): the bounds on
-    its value for A and, once proven, the optimal next move and who makes it."""
+    its value for A and, once proven, the optimal next move and who makes it. ``split``: on a
+    cluster, the lines of the position's moves, proven as tasks of their own when the line's
+    task ran long beside an idle worker ("3-9", "3-9-2", ...); ``chooser`` picks among
+    continuations or split lines (0 = A)."""
 
     name: str
     move: int          # the bin of the line's last sowing
@@ -42,6 +47,8 @@ class Line:
     reply: int | None = None
     reply_by: str | None = None
     continuations: list["Line"] = field(default_factory=list)
+    split: list["Line"] = field(default_factory=list)
+    chooser: int | None = None
 
     @property
     def value(self) -> int | None:
@@ -52,6 +59,8 @@ class Line:
                    upper=self.upper, reply=self.reply, reply_by=self.reply_by)
         if self.continuations:
             out["continuations"] = [c.to_dict() for c in self.continuations]
+        if self.split:
+            out["split"] = [c.to_dict() for c in self.split]
         return out
 
 
@@ -72,6 +81,7 @@ class Proof:
     stopped: str | None = None
     root: Line | None = None
     side: int = 0          # who moves at the root (0 = A)
+    tasks: int = 0         # exact proofs run (on a cluster, those split from others included)
 
     @property
     def finished(self) -> bool:
@@ -101,7 +111,7 @@ class Proof:
                     stopped=self.stopped, openings=[o.to_dict() for o in self.openings],
                     nodes=self.nodes, seconds=round(self.seconds, 3),
                     nodes_per_second=round(self.nodes_per_second),
-                    table_levels=self.table_levels, table_mb=self.table_mb)
+                    table_levels=self.table_levels, table_mb=self.table_mb, tasks=self.tasks)
 
 
 @dataclass
@@ -135,6 +145,7 @@ def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
         proof.root = Line("", -1, proof.lower, proof.upper)
         tasks = [_Task(proof.root, state, 1, side, pits_per_side(state[0]),
                        engine.first_guess(state))]
+    proof.tasks = len(tasks)
     _combine(proof)
 
     def spent() -> None:
@@ -260,6 +271,7 @@ def _tasks(engine, state, prefix: str, sign: int, side: int, lines: list[Line],
         line = Line(name, move, low, high)
         lines.append(line)
         if again and depth > 1:
+            line.chooser = child_side
             tasks += _tasks(engine, child, name + "-", child_sign, child_side,
                             line.continuations, depth - 1)
         else:
@@ -282,20 +294,31 @@ def _reply(engine, task: _Task) -> None:
 
 
 def _combine(proof: Proof) -> None:
-    """Bounds flow up: a line with continuations is worth its best continuation (the mover
-    chooses), the root its best opening (or its own line's bounds, not split)."""
+    """Bounds flow up: a line with continuations (or split lines) is worth the best of them for
+    its chooser, the root its best opening (or its own line's bounds, not split). A line keeps
+    the bounds its own task proved too: both hold, so the line holds their intersection."""
     if proof.root is not None:
         proof.lower, proof.upper = proof.root.lower, proof.root.upper
         return
     for line in proof.openings:
-        if line.continuations:
-            line.lower = max(c.lower for c in line.continuations)
-            line.upper = max(c.upper for c in line.continuations)
-            if line.value is not None and all(c.value is not None for c in line.continuations):
-                best = next(c for c in line.continuations if c.value == line.value)
-                line.reply, line.reply_by = best.move, SIDE_NAMES[proof.side]
+        _combine_line(line, proof.side)
     proof.lower = max(o.lower for o in proof.openings)
     proof.upper = max(o.upper for o in proof.openings)
+
+
+def _combine_line(line: Line, root_side: int) -> None:
+    children = line.continuations or line.split
+    if not children:
+        return
+    for child in children:
+        _combine_line(child, root_side)
+    best = max if line.chooser == root_side else min
+    line.lower = max(line.lower, best(c.lower for c in children))
+    line.upper = min(line.upper, best(c.upper for c in children))
+    if line.value is not None and line.reply is None:
+        chosen = next((c for c in children if c.value == line.value), None)
+        if chosen is not None:
+            line.reply, line.reply_by = chosen.move, SIDE_NAMES[line.chooser]
 
 
 def _out_of_budget(proof: Proof, max_seconds, max_nodes) -> bool:
@@ -310,7 +333,10 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
                           progress: Callable[[Proof], None] | None = None) -> Proof:
     """The same proof as :func:`prove_game`, split near the root: each opening (each
     continuation after an extra turn) is an independent exact proof, one Dask task, on workers
-    that share the endgame-table folder ``tables`` (an absolute path; None: none). The client
+    that share the endgame-table folder ``tables`` (an absolute path; None: none). Where the
+    split is uneven (a task has run SPLIT_AFTER seconds while a worker is idle) its position is
+    split again: each of its moves becomes a task too, racing the task itself; whichever
+    settles the line first wins and the rest are stopped. The client
     gathers the values as they come and combines them; the values equal a single-process
     proof's. ``max_seconds`` (a deadline each task keeps by the wall clock) or Ctrl-C (a Dask
     ``Event`` the tasks watch) end every task with the bounds it proved by then; a second Ctrl-C
@@ -324,23 +350,48 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
     state = api.to_packed(api.new_game(rules))
     banked, swing = (int(x) for x in local.game.bounds(state))
     proof = Proof(rules, banked - swing, banked + swing, [], table_mb=table_mb)
-    tasks = _tasks(local, state, "", 1, 0, proof.openings, depth=2)
-    _combine(proof)
     deadline = None if max_seconds is None else time.time() + max_seconds
-    stop = Event(f"solver-proof-stop-{uuid.uuid4().hex}", client)
-    pending = {client.submit(prove_line, rules.pits, rules.stones, rules.capture_empty,
-                             [int(b) for b in task.line.name.split("-")], tables, table_mb,
-                             deadline, stop.name, pure=False): task for task in tasks}
+    stop_all = Event(f"solver-proof-stop-{uuid.uuid4().hex}", client)
+
+    def submit(task: _Task, parent: _Job | None) -> _Job:
+        job = _Job(task, Event(f"solver-task-stop-{uuid.uuid4().hex}", client), parent,
+                   0 if parent is None else parent.depth + 1)
+        proof.tasks += 1
+        job.future = client.submit(prove_line, rules.pits, rules.stones, rules.capture_empty,
+                                   _bins(task.line.name), tables, table_mb, deadline,
+                                   [stop_all.name, job.stop.name], pure=False)
+        return job
+
+    pending = {}
+    for task in _tasks(local, state, "", 1, 0, proof.openings, depth=2):
+        job = submit(task, None)
+        pending[job.future] = job
+    _combine(proof)
+    workers = _Workers(client)
     with _CtrlC() as ctrl_c:
         try:
-            while pending:
-                if ctrl_c.pressed and not stop.is_set():
-                    stop.set()
+            while pending and not proof.finished:
+                if ctrl_c.pressed and not stop_all.is_set():
+                    stop_all.set()
                 finished = [future for future in pending if future.done()]
                 for future in finished:
-                    _record(proof, pending.pop(future), future.result())
+                    job = pending.pop(future)
+                    _record(proof, job.task, future.result())
+                    if job.task.line.value is not None:       # proven by its own task
+                        _drop(job, pending, client)
                 if finished:
                     _combine(proof)
+                    _stop_settled(pending)
+                late = ctrl_c.pressed or (deadline is not None and time.time() >= deadline)
+                split = None if late or len(pending) >= workers.slots(pending) else \
+                    _to_split(pending, SPLIT_AFTER)
+                if split is not None:
+                    for task in _split(local, split):
+                        child = submit(task, split)
+                        split.children.append(child)
+                        pending[child.future] = child
+                    _combine(proof)
+                if finished or split is not None:
                     proof.seconds = time.perf_counter() - start
                     if progress is not None:
                         progress(proof)
@@ -348,10 +399,97 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
                     time.sleep(POLL_SECONDS)
         except KeyboardInterrupt:               # a second Ctrl-C
             client.cancel(list(pending))
+    if pending:                                  # settled without them (or a second Ctrl-C)
+        for job in pending.values():
+            job.stop.set()
+        client.cancel(list(pending))
     if not proof.finished:
         proof.stopped = "interrupted" if ctrl_c.pressed else "max-seconds"
     proof.seconds = time.perf_counter() - start
     return proof
+
+
+@dataclass
+class _Job:
+    """A cluster task: the proof of ``task``'s position, its own stop ``Event``, the job it was
+    split from and, once split, the jobs of its position's moves."""
+
+    task: _Task
+    stop: object
+    parent: "_Job | None"
+    depth: int
+    future: object = None
+    started: float | None = None       # when the client first saw a worker run it
+    stopped: bool = False
+    children: list["_Job"] = field(default_factory=list)
+
+    def settled(self) -> bool:
+        """Whether this line or a line it serves is proven: then its work is not needed."""
+        job = self
+        while job is not None:
+            if job.task.line.value is not None:
+                return True
+            job = job.parent
+        return False
+
+
+class _Workers:
+    """How many tasks the cluster runs at once (its workers' threads) and which jobs run now
+    (their start times), asked of the scheduler once a second."""
+
+    def __init__(self, client):
+        self.client, self.at, self.count = client, -1.0, 1
+
+    def slots(self, pending: dict) -> int:
+        if time.monotonic() - self.at >= 1.0:
+            self.at = time.monotonic()
+            self.count = max(1, sum(self.client.nthreads().values()))
+            running = {key for keys in self.client.processing().values() for key in keys}
+            for future, job in pending.items():
+                if job.started is None and future.key in running:
+                    job.started = time.perf_counter()
+        return self.count
+
+
+def _bins(name: str) -> list[int]:
+    return [int(b) for b in name.split("-")]
+
+
+def _to_split(pending: dict, wait: float) -> _Job | None:
+    """The longest-running task not yet split, once it has run ``wait`` seconds."""
+    now = time.perf_counter()
+    ready = [job for job in pending.values() if not job.children and not job.settled()
+             and job.depth < SPLIT_DEPTH and job.started is not None
+             and now - job.started >= wait]
+    return min(ready, key=lambda job: job.started, default=None)
+
+
+def _split(local, job: _Job) -> list[_Task]:
+    """The tasks of the moves of ``job``'s position; their lines become the line's split."""
+    task = job.task
+    task.line.chooser = task.side
+    return _tasks(local, task.state, task.line.name + "-", task.sign, task.side,
+                  task.line.split, depth=1)
+
+
+def _drop(job: _Job, pending: dict, client) -> None:
+    """``job`` proved its line: the tasks split from it are not needed; their lines go."""
+    for child in job.children:
+        _drop(child, pending, client)
+        if child.future in pending:
+            del pending[child.future]
+            child.stop.set()
+            client.cancel([child.future])
+    job.children.clear()
+    job.task.line.split.clear()
+
+
+def _stop_settled(pending: dict) -> None:
+    """Tell the tasks whose lines (or the lines they serve) are proven to stop."""
+    for job in pending.values():
+        if job.settled() and not job.stopped:
+            job.stop.set()
+            job.stopped = True
 
 
 def _record(proof: Proof, task: _Task, result: dict) -> None:
@@ -367,11 +505,11 @@ def _record(proof: Proof, task: _Task, result: dict) -> None:
 
 def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tables,
                table_mb: int, deadline: float | None = None,
-               stop_event: str | None = None) -> dict:
+               stop_events: list[str] | None = None) -> dict:
     """A worker's task: play the bins of ``line`` from the start, prove the position reached
     with its own transposition table of ``table_mb`` MB and the endgame tables of the shared
     folder ``tables``, until the proof ends, the wall clock passes ``deadline`` (``time.time()``)
-    or the Dask ``Event`` named ``stop_event`` is set. Returns the bounds proven for the
+    or one of the Dask ``Event``\ s named in ``stop_events`` is set. Returns the bounds proven for the
     position's mover (equal when finished), its optimal move's bin once proven, nodes and
     table levels."""
     from solver.games.mancala import api
@@ -385,22 +523,22 @@ def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tab
     engine = AlphaBeta(api.kernel_game(with_tables=found is not None), table_mb, found)
     seconds = None if deadline is None else max(deadline - time.time(), 1e-3)
     proof = prove_game(engine, api.to_packed(pos), rules, max_seconds=seconds,
-                       side=pos.to_move, openings=False, stop=_event_watch(stop_event))
+                       side=pos.to_move, openings=False, stop=_event_watch(stop_events))
     return dict(lower=proof.lower, upper=proof.upper, reply=proof.move, nodes=proof.nodes,
                 levels=0 if found is None else found.max_swing)
 
 
-def _event_watch(name: str | None, every: float = 1.0) -> Callable[[], bool] | None:
-    """Whether the Dask ``Event`` ``name`` is set, asked of the scheduler at most every
-    ``every`` seconds (it is a network call)."""
-    if name is None:
+def _event_watch(names: list[str] | None, every: float = 1.0) -> Callable[[], bool] | None:
+    """Whether one of the Dask ``Event``\ s ``names`` is set, asked of the scheduler at most
+    every ``every`` seconds (each is a network call)."""
+    if not names:
         return None
     from distributed import Event
-    event, seen = Event(name), dict(at=-every, set=False)
+    events, seen = [Event(name) for name in names], dict(at=-every, set=False)
 
     def watch() -> bool:
         now = time.monotonic()
-        if now - seen["at"] >= every:
-            seen["at"], seen["set"] = now, event.is_set()
+        if not seen["set"] and now - seen["at"] >= every:
+            seen["at"], seen["set"] = now, any(event.is_set() for event in events)
         return seen["set"]
     return watch
