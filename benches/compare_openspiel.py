@@ -3,6 +3,8 @@
     pip install 'solver[openspiel]'        # or: pip install open-spiel
     python benches/compare_openspiel.py [--playouts 300000] [--simulations 10000 100000]
                                         [--repeats 5] [--seed 1] [--threads 2] [--json PATH]
+                                        [--alphabeta-driver PATH [--ab-depths 11 12 13]
+                                         [--ab-plain]]
 
 OpenSpiel's ``mancala`` is Kalah(6,4) with captures only from a non-empty opposite pit, so ours
 plays ``capture_empty=False`` throughout (``tests/test_openspiel_parity.py`` checks the two
@@ -29,6 +31,12 @@ What is timed (wall clock, compile and first-call costs excluded by a warm-up):
   simulations, their root statistics summed), interleaved with the one-thread run of the same
   repeat; printed as the N-thread rate over the one-thread rate (issue 13's target: >= 1.8x
   with 2 threads on a free machine).
+- With ``--alphabeta-driver PATH``: alpha-beta nodes/s at fixed depths against OpenSpiel's C++
+  ``AlphaBetaSearch``, run by ``os_alphabeta``, a driver built outside this project
+  (benches/README.md, "Peers", says how and what its node count is). Values at depths 1..6 must
+  agree first; then the peer and ours are interleaved per position and depth. Ours: one
+  full-window ``AlphaBeta._search`` to the depth (table, move ordering and ETC on; off with
+  ``--ab-plain``, the same tree walk as the peer's). Target 4 of issue 13: >= 2x its nodes/s.
 - Perft from the start, depths 1..6: ours (``solver.mancala.perft``, ``capture_empty=False``)
   against a walk over OpenSpiel's states; they must be identical (exit code 1 otherwise).
 """
@@ -40,6 +48,7 @@ import os
 import platform
 import shlex
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import replace
@@ -69,6 +78,14 @@ def parse_args(argv):
     parser.add_argument("--threads", type=int, default=1,
                         help="also time ours with this many threads (default 1: not)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    parser.add_argument("--alphabeta-driver", metavar="PATH",
+                        help="OpenSpiel's C++ AlphaBetaSearch driver os_alphabeta (benches/"
+                             "README.md, Peers): also compare alpha-beta nodes/s (skipped when "
+                             "not given or not found)")
+    parser.add_argument("--ab-depths", type=int, nargs="+", default=list(AB_DEPTHS),
+                        help="alpha-beta depths (default %(default)s)")
+    parser.add_argument("--ab-plain", action="store_true",
+                        help="ours without table, move ordering and ETC (default: all on)")
     return parser.parse_args(argv)
 
 
@@ -130,6 +147,154 @@ def our_mcts(simulations: int, seed: int, threads: int = 1) -> float:
                            seed=seed)
     assert found.simulations == simulations
     return seconds
+
+
+# --- alpha-beta against OpenSpiel's C++ AlphaBetaSearch (an out-of-project driver) -----------
+
+AB_DEPTHS = (11, 12, 13)     # each peer search 0.04-3 s here
+AB_CHECK_DEPTHS = range(1, 7)
+TARGET_AB_RATIO = 2.0
+# Positions: OpenSpiel action ids played from the start (player 0 sows 1..6, player 1 8..13).
+AB_POSITIONS = (
+    (),                      # the start
+    (3, 6),                  # A 3 ends in the store (extra turn), then A 6
+    (1, 9),                  # A 1, then B's bin 8
+    (3, 6, 9, 12),
+    (2, 8, 4, 13, 6),
+)
+
+
+def openspiel_action(move: int, side: int) -> int:
+    """OpenSpiel action (board index) of one of our bin numbers for the side to move."""
+    return move if side == reference.A else move + 1
+
+
+def position_after(actions) -> reference.Position:
+    """Our position after OpenSpiel actions from the start (capture_empty=False)."""
+    pos = reference.new_game(RULES)
+    for action in actions:
+        move = action if pos.to_move == reference.A else action - 1
+        pos = reference.apply(pos, move)
+    return pos
+
+
+class AlphaBetaDriver:
+    """The peer: a running ``os_alphabeta`` (benches/README.md, "Peers"), one search a line."""
+
+    def __init__(self, path: str, win_loss: bool = False):
+        self.path = path
+        self.process = subprocess.Popen([path] + (["--win-loss"] if win_loss else []),
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
+
+    def search(self, actions, depth: int) -> dict:
+        self.process.stdin.write(" ".join(str(x) for x in (depth, *actions)) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"{self.path} ended without an answer")
+        return json.loads(line)
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def our_alphabeta(actions, depth: int, plain: bool = False) -> dict:
+    """Ours the way the peer runs: one fixed-depth full-window alpha-beta from the position,
+    on a fresh search context (the Cython kernel; its table sized as ``best_move`` sizes it).
+    ``plain``: table, move ordering and enhanced transposition cutoffs off (stats OPTIONS),
+    the same tree walk as the peer's; else all on (what the engine does). Only the search is
+    timed."""
+    from kernels import alphabeta_layout as layout
+    pos = position_after(actions)
+    engine = mancala.AlphaBeta(mancala.kernel_game(backend="cython"),
+                               mancala.default_table_mb(pos, False, depth))
+    if plain:
+        engine.stats[layout.OPTIONS] = layout.NO_TABLE | layout.NO_ORDERING | layout.NO_ETC
+    state = mancala.to_packed(pos)
+    value, seconds = timed(engine._search, state, depth, -layout.INFINITY, layout.INFINITY)
+    lane = int(engine.stats[layout.ROOT_MOVE])
+    move = None if lane < 0 else mancala.move_of(lane, pos.to_move, pos.m)
+    return dict(value=value, action=None if move is None else openspiel_action(move, pos.to_move),
+                nodes=engine.nodes, seconds=seconds)
+
+
+def alphabeta_agreement(driver: AlphaBetaDriver) -> list[tuple]:
+    """(moves, depth, peer value, our plain value, our full value) at depths 1..6 from every
+    position: the same leaf evaluation, so the values must be equal."""
+    rows = []
+    for actions in AB_POSITIONS:
+        for depth in AB_CHECK_DEPTHS:
+            theirs = driver.search(actions, depth)["value"]
+            rows.append((actions, depth, theirs, our_alphabeta(actions, depth, plain=True)["value"],
+                         our_alphabeta(actions, depth)["value"]))
+    return rows
+
+
+def alphabeta_comparison(args) -> bool:
+    """Step 5: nodes/s of ours against the peer driver; prints its own section. False when
+    a value disagrees."""
+    driver = AlphaBetaDriver(args.alphabeta_driver)
+    try:
+        for actions in AB_POSITIONS[:1]:  # warm-up: our kernels' first call
+            our_alphabeta(actions, 4)
+            our_alphabeta(actions, 4, plain=True)
+        agreement = alphabeta_agreement(driver)
+        agree = all(t == p == f for _, _, t, p, f in agreement)
+        measured = {}
+        for r in range(args.repeats):
+            for actions in AB_POSITIONS:
+                for depth in args.ab_depths:
+                    theirs = driver.search(actions, depth)
+                    ours = our_alphabeta(actions, depth, plain=args.ab_plain)
+                    measured.setdefault((actions, depth), []).append((theirs, ours))
+    finally:
+        driver.close()
+    print_alphabeta(args, agreement, agree, measured)
+    return agree and all(t["value"] == o["value"] for pairs in measured.values()
+                         for t, o in pairs)
+
+
+def print_alphabeta(args, agreement, agree, measured):
+    med = statistics.median
+    side = ("plain: no table, no move ordering, no ETC" if args.ab_plain else
+            "as the engine searches: transposition table, move ordering, ETC on")
+    print()
+    print(f"alpha-beta, fixed depth, full window, one thread; peer: OpenSpiel's C++ "
+          f"AlphaBetaSearch via {args.alphabeta_driver}; ours: {side}")
+    print(f"{'moves':<18}{'depth':>5}{'value':>6}{'OS nodes':>12}{'our nodes':>11}"
+          f"{'OS nodes/s':>13}{'our nodes/s':>13}{'ours/OS':>9}")
+    ratios = []
+    for (actions, depth), pairs in measured.items():
+        t_rate = med(t["nodes"] / t["seconds"] for t, _ in pairs)
+        o_rate = med(o["nodes"] / o["seconds"] for _, o in pairs)
+        ratio = med((o["nodes"] / o["seconds"]) / (t["nodes"] / t["seconds"]) for t, o in pairs)
+        ratios.append(ratio)
+        t0, o0 = pairs[0]
+        name = " ".join(map(str, actions)) or "start"
+        value = f"{t0['value']:g}" if t0["value"] == o0["value"] else "DIFFER"
+        print(f"{name:<18}{depth:>5}{value:>6}{t0['nodes']:>12,}{o0['nodes']:>11,}"
+              f"{t_rate:>13,.0f}{o_rate:>13,.0f}{ratio:>8.1f}x")
+    overall = med(ratios)
+    verdict = "met" if overall >= TARGET_AB_RATIO else "NOT met"
+    print(f"target: ours >= {TARGET_AB_RATIO:.0f}x OpenSpiel's AlphaBetaSearch nodes/s: {verdict} "
+          f"(median of the per-search ratios {overall:.1f}x; each ratio: median over "
+          f"{args.repeats} interleaved repeats)")
+    fewer = ("ours stops early where the stones left decide the window: up to 0.5% fewer" if
+             args.ab_plain else "ours visits far fewer (table, move ordering, ETC)")
+    print("  nodes, both sides: states the search was called on (ours stats[NODES]: a call of "
+          "search, or a finished child valued in place; OpenSpiel: a state _alpha_beta was entered "
+          f"on, root + ApplyAction calls); {fewer}; nodes/s is compared")
+    print("  OpenSpiel time: its driver's steady_clock around AlphaBetaSearch; ours: "
+          "perf_counter around AlphaBeta._search (one call)")
+    print(f"values at depths {AB_CHECK_DEPTHS.start}..{AB_CHECK_DEPTHS.stop - 1} from "
+          f"{len(AB_POSITIONS)} positions (OpenSpiel / ours plain / ours full): "
+          f"{'all agree' if agree else 'DIFFER'}")
+    for actions, depth, theirs, plain, full in agreement:
+        if not theirs == plain == full:
+            print(f"  {' '.join(map(str, actions)) or 'start'} depth {depth}: "
+                  f"{theirs:g} / {plain} / {full}")
 
 
 # --- the run -------------------------------------------------------------------------------------
@@ -277,7 +442,12 @@ def main(argv=None) -> int:
                                        paired_ratio=pr) for n, t, o, pr in rows],
                            perft=[dict(depth=d, ours=o, openspiel=t) for d, o, t in perft_rows],
                            load_average=[load_before[0], load_after[0]]), out, indent=1)
-    return 0 if perft_ok else 1
+    alphabeta_ok = True
+    if args.alphabeta_driver and os.access(args.alphabeta_driver, os.X_OK):
+        alphabeta_ok = alphabeta_comparison(args)
+    elif args.alphabeta_driver:
+        print(f"\nalpha-beta driver {args.alphabeta_driver} not found: alpha-beta skipped")
+    return 0 if perft_ok and alphabeta_ok else 1
 
 
 if __name__ == "__main__":
