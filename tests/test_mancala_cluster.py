@@ -83,6 +83,7 @@ def test_a_task_left_running_beside_an_idle_worker_is_split_and_the_values_hold(
                                                                                monkeypatch):
     from solver.games.mancala import proof
     monkeypatch.setattr(proof, "SPLIT_AFTER", 0.0)          # split as soon as a worker idles
+    monkeypatch.setattr(proof, "ASK_WORKERS_EVERY", 0.0)    # and the client sees it
     rules = api.Rules(6, 3)
     on_cluster = api.solve(rules, tables=False, table_mb=16, scheduler=cluster.scheduler_address)
     local = api.solve(rules, tables=False)

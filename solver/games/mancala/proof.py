@@ -30,6 +30,7 @@ LAST_SLICE = 16_000_000   # a slice is one compiled call, run in a thread that c
 POLL_SECONDS = 0.05       # how often the waiting thread looks at Ctrl-C and the clock
 SPLIT_AFTER = 2.0         # seconds a cluster task runs beside an idle worker before it is split
 SPLIT_DEPTH = 8           # plies below the root a cluster split may reach
+ASK_WORKERS_EVERY = 1.0   # seconds between the client's questions of which tasks run
 
 
 @dataclass
@@ -435,13 +436,13 @@ class _Job:
 
 class _Workers:
     """How many tasks the cluster runs at once (its workers' threads) and which jobs run now
-    (their start times), asked of the scheduler once a second."""
+    (their start times), asked of the scheduler every ASK_WORKERS_EVERY seconds."""
 
     def __init__(self, client):
         self.client, self.at, self.count = client, -1.0, 1
 
     def slots(self, pending: dict) -> int:
-        if time.monotonic() - self.at >= 1.0:
+        if time.monotonic() - self.at >= ASK_WORKERS_EVERY:
             self.at = time.monotonic()
             self.count = max(1, sum(self.client.nthreads().values()))
             running = {key for keys in self.client.processing().values() for key in keys}
