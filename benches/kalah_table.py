@@ -4,12 +4,18 @@ rules, except Kalah(6,6), each solved by the real command line in a fresh proces
     python benches/kalah_table.py [--max-seconds 600] [--tables DIR] [--table-mb MB]
                                   [--pits 1-6] [--stones 1-6]
                                   [--rules both|capture_empty|no-capture-empty] [--json OUT]
+                                  [--scheduler tcp://HOST:PORT]
 
 Each cell runs ``solver solve mancala --pits M --stones N [--no-capture-empty] --max-seconds S
 --json`` and reports the first player's value (or, when the budget ran out, the bounds proven:
 never a guess), the optimal first moves, every opening's value (extra-turn openings with their
 continuations, "3-1", "3-2", ...), nodes, seconds, transposition-table size and endgame-table
-levels used. Prints a markdown table per rule; ``--json`` writes every cell.
+levels used. Prints a markdown table per rule; ``--json`` writes every cell. ``--scheduler``
+runs each cell on that Dask cluster (``solve --scheduler``: each opening a task; the workers
+share the table folder), e.g. two local worker processes on the two cores::
+
+    dask scheduler --host 127.0.0.1 --port 8786 --no-dashboard &
+    dask worker tcp://127.0.0.1:8786 --nworkers 2 --nthreads 1 --memory-limit 0 --no-dashboard &
 """
 import argparse
 import json
@@ -23,9 +29,11 @@ def span(text: str) -> list[int]:
 
 
 def solve_cell(pits: int, stones: int, capture_empty: bool, max_seconds: float,
-               tables: str | None, table_mb: int | None = None) -> dict:
+               tables: str | None, table_mb: int | None = None,
+               scheduler: str | None = None) -> dict:
     command = [sys.executable, "-m", "solver", "solve", "mancala", "--pits", str(pits),
                "--stones", str(stones), "--max-seconds", str(max_seconds), "--json"]
+    command += [] if scheduler is None else ["--scheduler", scheduler]
     command += [] if capture_empty else ["--no-capture-empty"]
     if table_mb is not None:
         command += ["--table-mb", str(table_mb)]
@@ -91,6 +99,8 @@ def main():
     parser.add_argument("--rules", default="both",
                         choices=["both", "capture_empty", "no-capture-empty"])
     parser.add_argument("--json", metavar="OUT")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="solve each cell on this Dask cluster")
     args = parser.parse_args()
     rules = {"both": (True, False), "capture_empty": (True,), "no-capture-empty": (False,)}
     cells = []
@@ -100,7 +110,7 @@ def main():
                 if (pits, stones) == (6, 6):
                     continue
                 cell = solve_cell(pits, stones, capture_empty, args.max_seconds, args.tables,
-                                  args.table_mb)
+                                  args.table_mb, args.scheduler)
                 cell.setdefault("pits", pits)
                 cell.setdefault("stones", stones)
                 cell.setdefault("capture_empty", capture_empty)
