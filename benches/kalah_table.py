@@ -4,7 +4,7 @@ rules, except Kalah(6,6), each solved by the real command line in a fresh proces
     python benches/kalah_table.py [--max-seconds 600] [--tables DIR] [--table-mb MB]
                                   [--pits 1-6] [--stones 1-6]
                                   [--rules both|capture_empty|no-capture-empty] [--json OUT]
-                                  [--scheduler tcp://HOST:PORT]
+                                  [--scheduler tcp://HOST:PORT] [--checkpoints DIR]
 
 Each cell runs ``solver solve mancala --pits M --stones N [--no-capture-empty] --max-seconds S
 --json`` and reports the first player's value (or, when the budget ran out, the bounds proven:
@@ -12,7 +12,10 @@ never a guess), the optimal first moves, every opening's value (extra-turn openi
 continuations, "3-1", "3-2", ...), nodes, seconds, transposition-table size and endgame-table
 levels used. Prints a markdown table per rule; ``--json`` writes every cell. ``--scheduler``
 runs each cell on that Dask cluster (``solve --scheduler``: each opening a task; the workers
-share the table folder), e.g. two local worker processes on the two cores::
+share the table folder). ``--checkpoints DIR`` keeps each cell's proven bounds in
+``DIR/kalah-M-N-RULE.json`` (``solve --checkpoint``): rerunning the same command goes on from
+them, so a cell longer than a machine stays up is proven over several runs (its ``checkpoint``
+entry sums the nodes and seconds of all). Two local worker processes on the two cores::
 
     dask scheduler --host 127.0.0.1 --port 8786 --no-dashboard &
     dask worker tcp://127.0.0.1:8786 --nworkers 2 --nthreads 1 --memory-limit 0 --no-dashboard &
@@ -21,6 +24,7 @@ import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 
 def span(text: str) -> list[int]:
@@ -30,10 +34,13 @@ def span(text: str) -> list[int]:
 
 def solve_cell(pits: int, stones: int, capture_empty: bool, max_seconds: float,
                tables: str | None, table_mb: int | None = None,
-               scheduler: str | None = None) -> dict:
+               scheduler: str | None = None, checkpoints: str | None = None) -> dict:
     command = [sys.executable, "-m", "solver", "solve", "mancala", "--pits", str(pits),
                "--stones", str(stones), "--max-seconds", str(max_seconds), "--json"]
     command += [] if scheduler is None else ["--scheduler", scheduler]
+    if checkpoints is not None:
+        rule = "capture-empty" if capture_empty else "no-capture-empty"
+        command += ["--checkpoint", f"{checkpoints}/kalah-{pits}-{stones}-{rule}.json"]
     command += [] if capture_empty else ["--no-capture-empty"]
     if table_mb is not None:
         command += ["--table-mb", str(table_mb)]
@@ -80,9 +87,11 @@ def markdown(cells: list[dict], capture_empty: bool) -> str:
             continue
         best = "" if "error" in cell or not cell["finished"] else ", ".join(
             o["line"] for o in cell["openings"] if o["value"] == cell["value"])
+        cost = cell.get("checkpoint") or cell       # every run's, when kept in a checkpoint
+        runs = f" ({cost['runs']} runs)" if cost.get("runs", 1) > 1 else ""
         rows.append(f"| {cell['pits']} | {cell['stones']} | {value_text(cell)} | {best} | "
-                    f"{openings_text(cell)} | {cell.get('seconds', 0):.1f} s | "
-                    f"{cell.get('nodes', 0):,} | {cell.get('table_mb', '')} | "
+                    f"{openings_text(cell)} | {cost.get('seconds', 0):.1f} s{runs} | "
+                    f"{cost.get('nodes', 0):,} | {cell.get('table_mb', '')} | "
                     f"{cell.get('table_levels', 0) or '-'} |")
     return "\n".join(rows)
 
@@ -101,7 +110,11 @@ def main():
     parser.add_argument("--json", metavar="OUT")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help="solve each cell on this Dask cluster")
+    parser.add_argument("--checkpoints", metavar="DIR",
+                        help="keep each cell's proven bounds here; a rerun goes on from them")
     args = parser.parse_args()
+    if args.checkpoints:
+        Path(args.checkpoints).mkdir(parents=True, exist_ok=True)
     rules = {"both": (True, False), "capture_empty": (True,), "no-capture-empty": (False,)}
     cells = []
     for capture_empty in rules[args.rules]:
@@ -110,7 +123,7 @@ def main():
                 if (pits, stones) == (6, 6):
                     continue
                 cell = solve_cell(pits, stones, capture_empty, args.max_seconds, args.tables,
-                                  args.table_mb, args.scheduler)
+                                  args.table_mb, args.scheduler, args.checkpoints)
                 cell.setdefault("pits", pits)
                 cell.setdefault("stones", stones)
                 cell.setdefault("capture_empty", capture_empty)

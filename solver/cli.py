@@ -277,6 +277,8 @@ def _solve_command(commands):
                          "N nodes with the bounds proven so far")
     mancala.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="prove the openings "
                          "as tasks on this Dask cluster (workers share the table folder)")
+    mancala.add_argument("--checkpoint", metavar="FILE", help="keep every bound proven in "
+                         "FILE; a rerun with the same FILE goes on from them")
     mancala.add_argument("--json", action="store_true", help="print one JSON object")
     mancala.set_defaults(run=_solve_mancala)
 
@@ -519,7 +521,7 @@ def _solve_mancala(args) -> str:
         found = mancala.solve(rules, tables=False if args.no_tables else args.tables,
                               table_mb=args.table_mb, max_seconds=args.max_seconds,
                               max_nodes=args.max_nodes, progress=progress,
-                              scheduler=args.scheduler)
+                              scheduler=args.scheduler, checkpoint=args.checkpoint)
     finally:
         progress.close()
     text = json.dumps(found.to_dict()) if args.json else _proof_text(found)
@@ -550,6 +552,11 @@ def _proof_text(found) -> str:
     lines.append(f"\nnodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
                  f"time: {found.seconds:.2f} s   tasks: {found.tasks}   ({tables_used}; "
                  f"transposition table {found.table_mb} MB)")
+    if found.checkpoint is not None:
+        kept = found.checkpoint
+        lines.append(f"checkpoint {kept['path']}: {kept['runs']} run(s), {kept['nodes']:,} "
+                     f"nodes and {kept['seconds']:.2f} s in all, {kept['proven']} of "
+                     f"{kept['lines']} lines proven")
     return "\n".join(lines)
 
 

@@ -89,3 +89,47 @@ def test_a_task_left_running_beside_an_idle_worker_is_split_and_the_values_hold(
     local = api.solve(rules, tables=False)
     assert on_cluster.finished and values(on_cluster) == values(local)
     assert on_cluster.tasks > local.tasks                   # some task was split
+
+
+
+def test_a_cluster_proof_goes_on_from_its_checkpoint(cluster, tmp_path):
+    rules, path = api.Rules(6, 3), tmp_path / "k63.json"
+    first = api.solve(rules, tables=False, table_mb=16, max_seconds=1.0, checkpoint=path,
+                      scheduler=cluster.scheduler_address)
+    rerun = api.solve(rules, tables=False, table_mb=16, checkpoint=path,
+                      scheduler=cluster.scheduler_address)
+    assert not first.finished and rerun.finished
+    assert values(rerun) == values(api.solve(rules, tables=False))
+    assert rerun.checkpoint["runs"] == 2
+
+
+
+def test_a_rerun_splits_again_where_the_checkpoint_shows_a_split(cluster, tmp_path,
+                                                                 monkeypatch):
+    """A split line whose bounds were lost is split again at once on the rerun (not after a
+    worker idles): its own task and one per unproven move race as in the first run."""
+    from solver.games.mancala import proof
+    from solver.games.mancala.checkpoint import Checkpoint
+    monkeypatch.setattr(proof, "SPLIT_AFTER", 0.0)
+    monkeypatch.setattr(proof, "ASK_WORKERS_EVERY", 0.0)
+    rules, path = api.Rules(6, 3), tmp_path / "k63.json"
+    first = api.solve(rules, tables=False, table_mb=16, checkpoint=path,
+                      scheduler=cluster.scheduler_address)
+    kept = Checkpoint(path, rules)
+    extra_turns = {o.name for o in first.openings if o.continuations}
+    parents = sorted({name.rsplit("-", 1)[0] for name in kept.lines if "-" in name}
+                     - extra_turns, key=len)
+    assert parents, "the first run split no line"
+    forgotten = parents[0]
+    for n in range(1, forgotten.count("-") + 2):    # the line and the lines it serves
+        kept.lines.pop("-".join(forgotten.split("-")[:n]), None)
+    kept._write()                                   # the file without them
+    moves = {name: entry for name, entry in kept.lines.items()
+             if name.rsplit("-", 1)[0] == forgotten}
+    unproven = [name for name, (low, high, *_) in moves.items() if low != high]
+    monkeypatch.setattr(proof, "SPLIT_AFTER", 1e9)    # only the checkpoint splits now
+    rerun = api.solve(rules, tables=False, table_mb=16, checkpoint=path,
+                      scheduler=cluster.scheduler_address)
+    assert rerun.finished and values(rerun) == values(api.solve(rules, tables=False))
+    nested = any(name.startswith(m + "-") for m in unproven for name in kept.lines)
+    assert rerun.tasks == 1 + len(unproven) or nested

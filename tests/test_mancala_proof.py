@@ -227,7 +227,7 @@ def test_a_split_position_is_worth_the_best_of_its_moves_for_the_side_to_move(ca
         job = proof_module._Job(proof_module._Task(line, api.to_packed(pos), sign, pos.to_move,
                                                    rules.pits), None, None, 0)
         for child in proof_module._split(engine, job):
-            low, high = engine.prove_within(child.state, 10**9, child.guess)
+            low, high = engine.prove_within(child.state, 10**9, engine.first_guess(child.state))
             proof_module._narrow(child, low, high)
         proof_module._combine_line(line, root_side=0)
         exact = minimax(replace(pos, capture_empty=capture_empty), capture_empty)

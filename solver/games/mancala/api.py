@@ -240,7 +240,7 @@ def _proven_best(engine, state, pos: Position, rules: Rules, levels: int, all_mo
 
 def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
           max_seconds: float | None = None, max_nodes: int | None = None, progress=None,
-          scheduler: str | None = None):
+          scheduler: str | None = None, checkpoint=None):
     """Prove the value of Kalah(pits, stones) from the start: every opening move's exact value
     (an opening that earns an extra turn also each continuation's) and, after each, the
     optimal move of the side to move; one transposition table serves all the proofs
@@ -249,20 +249,26 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     as in :func:`best_move` (None: the default directory's, if built). ``scheduler``: the
     address of a Dask scheduler (``tcp://HOST:PORT``): the openings are proven there as tasks
     (``proof.prove_game_on_cluster``; ``max_seconds`` and Ctrl-C stop it with the openings
-    proven by then, ``max_nodes`` does not apply)."""
+    proven by then, ``max_nodes`` does not apply). ``checkpoint``: a file that keeps every
+    bound proven, so that a rerun with the same file goes on from them
+    (``solver.games.mancala.checkpoint``; the proof's ``checkpoint`` gives the totals of every
+    run)."""
+    from solver.games.mancala.checkpoint import Checkpoint
     from solver.games.mancala.proof import prove_game
     _check_budgets(max_seconds, max_nodes)
+    if scheduler is not None and max_nodes is not None:
+        raise InputError("max_nodes (--max-nodes) does not apply on a cluster, whose tasks "
+                         "each run to the end: use max_seconds (--max-seconds)")
+    kept = None if checkpoint is None else Checkpoint(checkpoint, rules)
     if scheduler is not None:
-        if max_nodes is not None:
-            raise InputError("max_nodes (--max-nodes) does not apply on a cluster, whose tasks "
-                             "each run to the end: use max_seconds (--max-seconds)")
-        return _solve_on_cluster(rules, tables, table_mb, scheduler, max_seconds, progress)
+        return _solve_on_cluster(rules, tables, table_mb, scheduler, max_seconds, progress,
+                                 kept)
     pos = reference.new_game(rules)
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False))
     mb = table_mb or default_table_mb(pos, True)
     engine = AlphaBeta(kernel_game(with_tables=found_tables is not None), mb, found_tables)
     proof = prove_game(engine, to_packed(pos), rules, max_seconds=max_seconds,
-                       max_nodes=max_nodes, progress=progress)
+                       max_nodes=max_nodes, progress=progress, checkpoint=kept)
     proof.table_levels = 0 if found_tables is None else found_tables.max_swing
     proof.table_mb = mb
     return proof
@@ -277,7 +283,7 @@ def _check_budgets(max_seconds, max_nodes) -> None:
 
 
 def _solve_on_cluster(rules: Rules, tables, table_mb: int | None, scheduler: str,
-                      max_seconds: float | None, progress):
+                      max_seconds: float | None, progress, checkpoint):
     from solver.games.mancala.proof import prove_game_on_cluster
     try:
         from distributed import Client
@@ -291,7 +297,8 @@ def _solve_on_cluster(rules: Rules, tables, table_mb: int | None, scheduler: str
     try:
         mb = table_mb or default_table_mb(reference.new_game(rules), True)
         return prove_game_on_cluster(client, rules, tables=tables, table_mb=mb,
-                                     max_seconds=max_seconds, progress=progress)
+                                     max_seconds=max_seconds, progress=progress,
+                                     checkpoint=checkpoint)
     finally:
         client.close()
 

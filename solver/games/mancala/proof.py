@@ -83,10 +83,14 @@ class Proof:
     root: Line | None = None
     side: int = 0          # who moves at the root (0 = A)
     tasks: int = 0         # exact proofs run (on a cluster, those split from others included)
+    checkpoint: dict | None = None   # the checkpoint file's totals over every run, if one is kept
 
     @property
     def finished(self) -> bool:
-        return self.lower == self.upper and all(o.value is not None for o in self.openings)
+        """The root, every opening and every continuation are proven (split lines need not
+        be: they only serve their line)."""
+        return self.lower == self.upper and all(
+            line.value is not None for o in self.openings for line in [o] + o.continuations)
 
     @property
     def value(self) -> int | None:
@@ -112,7 +116,8 @@ class Proof:
                     stopped=self.stopped, openings=[o.to_dict() for o in self.openings],
                     nodes=self.nodes, seconds=round(self.seconds, 3),
                     nodes_per_second=round(self.nodes_per_second),
-                    table_levels=self.table_levels, table_mb=self.table_mb, tasks=self.tasks)
+                    table_levels=self.table_levels, table_mb=self.table_mb, tasks=self.tasks,
+                    checkpoint=self.checkpoint)
 
 
 @dataclass
@@ -124,30 +129,34 @@ class _Task:
     sign: int
     side: int        # who moves in ``state`` (0 = A)
     pits: int
-    guess: int = 0
+    guess: int | None = None    # MTD(f)'s next guess (mover's view); None: not yet searched
 
 
 def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
                max_nodes: int | None = None,
                progress: Callable[[Proof], None] | None = None, side: int = 0,
-               openings: bool = True, stop: Callable[[], bool] | None = None) -> Proof:
+               openings: bool = True, stop: Callable[[], bool] | None = None,
+               checkpoint=None) -> Proof:
     """Prove the position ``state`` with ``engine`` (an ``AlphaBeta``): every opening's value
     (module docstring), or with ``openings=False`` only the root's value and an optimal move.
     ``side``: who moves in ``state`` (0 = A; it names the moves' bins). Values are for that
     side. Ctrl-C, ``max_seconds`` or ``max_nodes`` end it early with the bounds proven so far
     (``Proof.stopped`` says which); so does ``stop()`` turning true (a request from elsewhere,
-    such as a cluster's client: stopped "interrupted")."""
+    such as a cluster's client: stopped "interrupted"). ``checkpoint`` (a
+    :class:`~solver.games.mancala.checkpoint.Checkpoint`, with ``openings`` only): start from
+    the bounds it holds and keep every change in it."""
     start, nodes_before = time.perf_counter(), engine.nodes
     banked, swing = (int(x) for x in engine.game.bounds(state))
     proof = Proof(rules, banked - swing, banked + swing, [], side=side)
     if openings:
         tasks = _tasks(engine, state, "", 1, side, proof.openings, depth=2)
+        tasks = _resume(checkpoint, proof.openings, tasks)
     else:
         proof.root = Line("", -1, proof.lower, proof.upper)
-        tasks = [_Task(proof.root, state, 1, side, pits_per_side(state[0]),
-                       engine.first_guess(state))]
+        tasks = [_Task(proof.root, state, 1, side, pits_per_side(state[0]))]
     proof.tasks = len(tasks)
     _combine(proof)
+    progress = _recording(checkpoint, progress)
 
     def spent() -> None:
         proof.nodes, proof.seconds = engine.nodes - nodes_before, time.perf_counter() - start
@@ -167,7 +176,37 @@ def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
             proof.stopped = "interrupted"
         finally:
             spent()
+            _finish(checkpoint, proof)
     return proof
+
+
+def _resume(checkpoint, lines: list[Line], tasks: list[_Task]) -> list[_Task]:
+    """The tasks still to run once ``lines`` hold what ``checkpoint`` recorded: a proven line's
+    task is dropped, the others start from the bounds recorded."""
+    if checkpoint is None:
+        return tasks
+    for line in lines:
+        checkpoint.apply(line)
+    return [task for task in tasks if task.line.value is None]
+
+
+def _recording(checkpoint, progress):
+    """``progress``, after the checkpoint (if any) has kept the proof's new bounds."""
+    if checkpoint is None:
+        return progress
+
+    def record(proof: Proof) -> None:
+        checkpoint.record(proof)
+        if progress is not None:
+            progress(proof)
+    return record
+
+
+def _finish(checkpoint, proof: Proof) -> None:
+    if checkpoint is not None:
+        _combine(proof)
+        checkpoint.finish(proof)
+        proof.checkpoint = checkpoint.totals()
 
 
 class _CtrlC:
@@ -206,6 +245,9 @@ def _run(engine, tasks, proof, interrupted, spent, max_seconds, max_nodes, progr
                 return
             if max_nodes is not None:
                 slice_nodes = min(slice_nodes, max(1, max_nodes - proof.nodes))
+            if task.guess is None:          # a shallow search's value, inside the bounds known
+                low, high = sorted((task.sign * task.line.lower, task.sign * task.line.upper))
+                task.guess = min(max(engine.first_guess(task.state), low), high)
             low, high = _stoppable(engine, should_stop, engine.prove_within, task.state,
                                    slice_nodes, task.guess)
             # MTD(f) goes on from its guess, moved into the bounds (the bounds' midpoint
@@ -276,8 +318,7 @@ def _tasks(engine, state, prefix: str, sign: int, side: int, lines: list[Line],
             tasks += _tasks(engine, child, name + "-", child_sign, child_side,
                             line.continuations, depth - 1)
         else:
-            tasks.append(_Task(line, child, child_sign, child_side, pits,
-                               engine.first_guess(child)))
+            tasks.append(_Task(line, child, child_sign, child_side, pits))
     return tasks
 
 
@@ -331,7 +372,8 @@ def _out_of_budget(proof: Proof, max_seconds, max_nodes) -> bool:
 
 def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 256,
                           max_seconds: float | None = None,
-                          progress: Callable[[Proof], None] | None = None) -> Proof:
+                          progress: Callable[[Proof], None] | None = None,
+                          checkpoint=None) -> Proof:
     """The same proof as :func:`prove_game`, split near the root: each opening (each
     continuation after an extra turn) is an independent exact proof, one Dask task, on workers
     that share the endgame-table folder ``tables`` (an absolute path; None: none). Where the
@@ -341,7 +383,8 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
     gathers the values as they come and combines them; the values equal a single-process
     proof's. ``max_seconds`` (a deadline each task keeps by the wall clock) or Ctrl-C (a Dask
     ``Event`` the tasks watch) end every task with the bounds it proved by then; a second Ctrl-C
-    cancels the tasks and keeps what has come back."""
+    cancels the tasks and keeps what has come back. ``checkpoint`` as in :func:`prove_game`
+    (a line split again on a rerun starts from what its split lines proved before)."""
     from distributed import Event
 
     from solver.games.mancala import api
@@ -363,11 +406,27 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
                                    [stop_all.name, job.stop.name], pure=False)
         return job
 
+    def split_job(job: _Job) -> None:
+        """Split ``job``'s position into its moves' tasks, and again below wherever an earlier
+        run's checkpoint shows a split (its proven lines are not searched again)."""
+        tasks = _split(local, job)
+        for task in _resume(checkpoint, job.task.line.split, tasks):
+            child = submit(task, job)
+            job.children.append(child)
+            pending[child.future] = child
+            if checkpoint is not None and checkpoint.was_split(task.line.name) and \
+                    child.depth < SPLIT_DEPTH:
+                split_job(child)
+
     pending = {}
-    for task in _tasks(local, state, "", 1, 0, proof.openings, depth=2):
+    tasks = _tasks(local, state, "", 1, 0, proof.openings, depth=2)
+    for task in _resume(checkpoint, proof.openings, tasks):
         job = submit(task, None)
         pending[job.future] = job
+        if checkpoint is not None and checkpoint.was_split(task.line.name):
+            split_job(job)
     _combine(proof)
+    progress = _recording(checkpoint, progress)
     workers = _Workers(client)
     with _CtrlC() as ctrl_c:
         try:
@@ -376,7 +435,9 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
                     stop_all.set()
                 finished = [future for future in pending if future.done()]
                 for future in finished:
-                    job = pending.pop(future)
+                    job = pending.pop(future, None)
+                    if job is None:             # dropped with the line it was split from
+                        continue
                     _record(proof, job.task, future.result())
                     if job.task.line.value is not None:       # proven by its own task
                         _drop(job, pending, client)
@@ -387,10 +448,7 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
                 split = None if late or len(pending) >= workers.slots(pending) else \
                     _to_split(pending, SPLIT_AFTER)
                 if split is not None:
-                    for task in _split(local, split):
-                        child = submit(task, split)
-                        split.children.append(child)
-                        pending[child.future] = child
+                    split_job(split)
                     _combine(proof)
                 if finished or split is not None:
                     proof.seconds = time.perf_counter() - start
@@ -407,6 +465,7 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
     if not proof.finished:
         proof.stopped = "interrupted" if ctrl_c.pressed else "max-seconds"
     proof.seconds = time.perf_counter() - start
+    _finish(checkpoint, proof)
     return proof
 
 
@@ -510,7 +569,7 @@ def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tab
     """A worker's task: play the bins of ``line`` from the start, prove the position reached
     with its own transposition table of ``table_mb`` MB and the endgame tables of the shared
     folder ``tables``, until the proof ends, the wall clock passes ``deadline`` (``time.time()``)
-    or one of the Dask ``Event``\ s named in ``stop_events`` is set. Returns the bounds proven for the
+    or one of the Dask events named in ``stop_events`` is set. Returns the bounds proven for the
     position's mover (equal when finished), its optimal move's bin once proven, nodes and
     table levels."""
     from solver.games.mancala import api
@@ -530,7 +589,7 @@ def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tab
 
 
 def _event_watch(names: list[str] | None, every: float = 1.0) -> Callable[[], bool] | None:
-    """Whether one of the Dask ``Event``\ s ``names`` is set, asked of the scheduler at most
+    """Whether one of the Dask events ``names`` is set, asked of the scheduler at most
     every ``every`` seconds (each is a network call)."""
     if not names:
         return None

@@ -1,0 +1,151 @@
+"""What a long proof has proven, kept in a file so that a rerun goes on from it.
+
+A Kalah(6,5) cell can take longer than a machine stays up. With a checkpoint file, every
+change of a line's bounds is written at once (atomically: a temporary file, fsync, rename,
+with a sha256 of the content), and a rerun of the same game with the same file starts from
+those bounds: a proven line is not searched again, an unproven one starts inside its bounds.
+
+A line is named by its moves from the start ("3-9-2": bins 3, 9 and 2), so its name fixes its
+position whatever split or continuation produced it, and its bounds (A's view, as in
+:class:`~solver.games.mancala.proof.Line`) are facts about that position: they hold whatever
+tables, transposition table or cluster the run that proved them had. The file also sums the
+nodes and seconds of every run, so a proof finished over several runs reports its whole cost.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from solver.errors import InputError
+from solver.games.mancala.rules import Rules
+
+FORMAT = "solver-kalah-proof-checkpoint"
+VERSION = 1
+
+
+class Checkpoint:
+    """The bounds proven for each line of one game's proof, loaded from ``path`` if it exists
+    (and checked: its format, checksum and game), written back by :meth:`record`."""
+
+    def __init__(self, path, rules: Rules):
+        self.path, self.rules = Path(path), rules
+        self.lines: dict[str, list] = {}     # name -> [lower, upper, reply, reply_by]
+        self.runs, self.nodes, self.seconds = 0, 0, 0.0
+        if self.path.exists():
+            self._load()
+        elif not self.path.parent.is_dir():
+            raise InputError(f"checkpoint {self.path}: no folder {self.path.parent}")
+        self._run_nodes, self._run_seconds = 0, 0.0
+        self.runs += 1
+        self._write()                         # fails now, not after hours, if not writable
+
+    @property
+    def proven(self) -> int:
+        return sum(1 for lower, upper, *_ in self.lines.values() if lower == upper)
+
+    def was_split(self, name: str) -> bool:
+        """Whether an earlier run proved bounds on lines split from line ``name``."""
+        return any(key.startswith(name + "-") for key in self.lines)
+
+    def apply(self, line) -> None:
+        """Narrow ``line`` (and its continuations and split lines) to the bounds recorded."""
+        for child in line.continuations + line.split:
+            self.apply(child)
+        known = self.lines.get(line.name)
+        if known is None:
+            return
+        lower, upper, reply, reply_by = known
+        line.lower, line.upper = max(line.lower, lower), min(line.upper, upper)
+        if line.lower > line.upper:
+            raise InputError(f"checkpoint {self.path}: line {line.name}'s bounds [{lower}, "
+                             f"{upper}] contradict this proof's: the file is not of this game")
+        if line.value is not None and line.reply is None and reply is not None:
+            line.reply, line.reply_by = reply, reply_by
+
+    def record(self, proof) -> None:
+        """Keep every line's bounds of ``proof`` (and its nodes and seconds so far) if they
+        changed what the file holds."""
+        changed = False
+        for line in _every_line(proof.openings):
+            entry = [line.lower, line.upper, line.reply, line.reply_by]
+            old = self.lines.get(line.name)
+            if old is not None:       # never widen: a line may start wider than recorded
+                entry[0], entry[1] = max(entry[0], old[0]), min(entry[1], old[1])
+                if entry[2] is None:
+                    entry[2], entry[3] = old[2], old[3]
+            if entry != old:
+                self.lines[line.name], changed = entry, True
+        self._run_nodes, self._run_seconds = proof.nodes, proof.seconds
+        if changed:
+            self._write()
+
+    def finish(self, proof) -> None:
+        """The run is over: its nodes and seconds go into the totals on file."""
+        self.record(proof)
+        self._write()
+
+    def totals(self) -> dict:
+        return dict(path=str(self.path), runs=self.runs, nodes=self.nodes + self._run_nodes,
+                    seconds=round(self.seconds + self._run_seconds, 3),
+                    lines=len(self.lines), proven=self.proven)
+
+    # --- the file ---------------------------------------------------------------------------
+
+    def _content(self) -> dict:
+        totals = self.totals()
+        return dict(format=FORMAT, version=VERSION, pits=self.rules.pits,
+                    stones=self.rules.stones, capture_empty=self.rules.capture_empty,
+                    runs=totals["runs"], nodes=totals["nodes"], seconds=totals["seconds"],
+                    lines=self.lines)
+
+    def _write(self) -> None:
+        body = json.dumps(self._content(), sort_keys=True)
+        text = json.dumps(dict(sha256=_digest(body), checkpoint=json.loads(body)),
+                          sort_keys=True, indent=1)
+        temporary = self.path.with_name(f"{self.path.name}.tmp-{os.getpid()}")
+        try:
+            with open(temporary, "w") as out:
+                out.write(text + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, self.path)
+        except OSError as error:
+            raise InputError(f"checkpoint {self.path}: cannot write it: "
+                             f"{error.strerror or error}") from None
+        finally:
+            if temporary.exists():
+                temporary.unlink()
+
+    def _load(self) -> None:
+        where = f"checkpoint {self.path}"
+        try:
+            outer = json.loads(self.path.read_text())
+            content, digest = outer["checkpoint"], outer["sha256"]
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+            raise InputError(f"{where} is not a proof checkpoint or is damaged ({error}): "
+                             "delete it to start over") from None
+        if _digest(json.dumps(content, sort_keys=True)) != digest:
+            raise InputError(f"{where} is damaged (its checksum does not match): delete it to "
+                             "start over")
+        if content.get("format") != FORMAT or content.get("version") != VERSION:
+            raise InputError(f"{where} is not a version-{VERSION} proof checkpoint")
+        game = (content["pits"], content["stones"], content["capture_empty"])
+        if game != (self.rules.pits, self.rules.stones, self.rules.capture_empty):
+            rule = "capture-empty" if content["capture_empty"] else "no-capture-empty"
+            raise InputError(f"{where} is of Kalah({game[0]},{game[1]}) {rule}, not of this "
+                             "game: use another file")
+        self.lines = {name: list(entry) for name, entry in content["lines"].items()}
+        self.runs, self.nodes, self.seconds = content["runs"], content["nodes"], \
+            content["seconds"]
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _every_line(lines):
+    for line in lines:
+        yield line
+        yield from _every_line(line.continuations + line.split)
