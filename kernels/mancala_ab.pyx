@@ -1,11 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""Alpha-beta specialised to Mancala without endgame tables, in C: ``kernels/alphabeta.py``'s
-``search``, ``prove`` and ``exact_line`` with ``kernels/mancala.py``'s game functions (expand,
-bounds, store_difference as evaluate, score, key_mask) called directly instead of through
-function pointers. It exists for start-up: this module loads in milliseconds, where the Numba
-kernels cost an ``import numba`` and a cache load (about 1.5 s), so ``solver best mancala
---depth 12`` can answer well within 0.4 s.
+"""Alpha-beta specialised to Mancala, in C: ``kernels/alphabeta.py``'s ``search``, ``prove`` and
+``exact_line`` with ``kernels/mancala.py``'s game functions (expand, bounds, store_difference as
+evaluate, score, key_mask) and ``tables/probe.py``'s endgame-table probe called directly
+instead of through function pointers. It exists for start-up and speed: this module loads in
+milliseconds, where the Numba kernels cost an ``import numba`` and a cache load (about 1.5 s),
+so ``solver best mancala --depth 12`` can answer well within 0.4 s; and direct calls the C
+compiler can inline make a node about 1.4x cheaper than the generic kernel's calls through
+function pointers.
 
 The same algorithm, step for step, not a look-alike: the same transposition table (uint64[n, 4]
 in two-entry buckets, the hash ``mix``, the data word and the replacement rule drawn in
@@ -13,8 +15,11 @@ kernels/alphabeta.py), the same move ordering (TT move, extra turns, gains, hist
 the same enhanced-transposition-cutoff rule, the same stats slots and workspace (row ``ply`` its
 expansion and BUCKET block, row MAX_PLY the history and stats). For any position, depth and table
 size it returns the same value and root move, counts the same nodes, TT hits and heuristic
-leaves, and leaves the same table and workspace behind as the Numba kernel with ``no_probe``
-(tests/test_mancala_cython_ab.py). Endgame tables are not probed: stats PROBE_MAX must be -1.
+leaves, and leaves the same table and workspace behind as the Numba kernel with ``no_probe`` or,
+given the same endgame tables, with ``tables.probe.probe`` (tests/test_mancala_cython_ab.py).
+The tables arrive as the Numba kernel's do: an int8 array (memory-mapped levels) and the level
+offsets in row MAX_PLY of the workspace from TABLE_OFFSETS; the index's rank arrays
+(``tables.index``) are copied into C arrays the first time a search is given tables.
 
 Constants are compile-time copies of kernels/contract.py, kernels/alphabeta_layout.py and
 kernels/mancala_layout.py; the copies are checked against those modules when this one is
@@ -80,6 +85,7 @@ cdef enum:
     PROBE_MAX = 9
     ETC_CUTOFFS = 10
     ETC_SWING = 11
+    TABLE_OFFSETS = 80
     NO_TABLE = 1
     NO_ORDERING = 2
     NO_ETC = 4
@@ -102,6 +108,9 @@ cdef enum:
     # kernels/mancala_layout.py
     MAX_PITS = 6
     CONFIG_SHIFT = 56
+    # tables/index.py
+    MAX_LEVEL = 48
+    BAR_LANES = 256
 
 COMPILED_CONSTANTS = dict(
     MAX_MOVES=MAX_MOVES, EXTRA_TURN=EXTRA_TURN, CAPTURE=CAPTURE, GAME_OVER=GAME_OVER,
@@ -111,17 +120,19 @@ COMPILED_CONSTANTS = dict(
     NODE_LIMIT=NODE_LIMIT, ABORTED=ABORTED, MAX_PLY_SEEN=MAX_PLY_SEEN, TT_HITS=TT_HITS,
     ROOT_MOVE=ROOT_MOVE, HEURISTIC_LEAVES=HEURISTIC_LEAVES, OPTIONS=OPTIONS,
     TABLE_HITS=TABLE_HITS, PROBE_MAX=PROBE_MAX, ETC_CUTOFFS=ETC_CUTOFFS, ETC_SWING=ETC_SWING,
+    TABLE_OFFSETS=TABLE_OFFSETS,
     NO_TABLE=NO_TABLE, NO_ORDERING=NO_ORDERING, NO_ETC=NO_ETC, NO_ENTRY=NO_ENTRY,
     IN_USE_BIT=IN_USE_BIT, HEURISTIC_BIT=HEURISTIC_BIT, NO_LOWER=NO_LOWER, NO_UPPER=NO_UPPER,
     BOUND_BIAS=BOUND_BIAS, UPPER_SHIFT=UPPER_SHIFT, DEPTH_SHIFT=DEPTH_SHIFT,
     MOVE_SHIFT=MOVE_SHIFT, WORK_SHIFT=WORK_SHIFT, HISTORY=HISTORY, STATS=STATS, BUCKET=BUCKET,
     NO_MOVE=NO_MOVE, ABORTED_MOVE=ABORTED_MOVE, MAX_PITS=MAX_PITS, CONFIG_SHIFT=CONFIG_SHIFT,
-    WORK_SHAPE=(MAX_PLY + 1, ROW_WIDTH))
+    WORK_SHAPE=(MAX_PLY + 1, ROW_WIDTH), MAX_LEVEL=MAX_LEVEL)
 """Every compile-time constant above under its name in the Python modules (checked at import)."""
 
 
 def _check_constants():
-    sources = (_contract, _layout, _mancala)
+    from tables import index as _index     # plain Python: numbers only, no arrays built
+    sources = (_contract, _layout, _mancala, _index)
     for name, value in COMPILED_CONSTANTS.items():
         source = next(s for s in sources if hasattr(s, name))
         if getattr(source, name) != value:
@@ -271,6 +282,77 @@ cdef int64_t expand(State s, int64_t* row) noexcept nogil:
     return count
 
 
+# --- the endgame-table probe: tables/probe.py's, with tables/rank.py's rank ------------------
+
+# tables/index.py's arrays (HALF_SIZE, LEVEL_SIZE, BAR_RANK, BLOCK, PIT_LANES), copied the first
+# time a search is given tables (building them costs a few milliseconds a plain search need not
+# pay).
+cdef int64_t HALF_SIZE[MAX_PITS + 1][MAX_LEVEL + 1]
+cdef int64_t LEVEL_SIZE[MAX_PITS + 1][MAX_LEVEL + 1]
+cdef int64_t BAR_RANK[MAX_PITS - 1][BAR_LANES]
+cdef int64_t BLOCK[MAX_PITS + 1][MAX_LEVEL + 1][MAX_LEVEL + 2]
+cdef uint64_t PIT_LANES[MAX_PITS + 1]
+cdef bint _rank_arrays_copied = False
+
+
+cdef int copy_rank_arrays() except -1:
+    global _rank_arrays_copied
+    if _rank_arrays_copied:
+        return 0
+    from tables import index
+    shapes = {"HALF_SIZE": (MAX_PITS + 1, MAX_LEVEL + 1), "LEVEL_SIZE": (MAX_PITS + 1, MAX_LEVEL + 1),
+              "BAR_RANK": (MAX_PITS - 1, BAR_LANES),
+              "BLOCK": (MAX_PITS + 1, MAX_LEVEL + 1, MAX_LEVEL + 2), "PIT_LANES": (MAX_PITS + 1,)}
+    for name, shape in shapes.items():
+        if getattr(index, name).shape != shape:
+            raise ImportError(f"kernels.mancala_ab: tables.index.{name} has shape "
+                              f"{getattr(index, name).shape}, compiled for {shape}")
+    cdef int m, n, t, i
+    for m in range(MAX_PITS + 1):
+        PIT_LANES[m] = int(index.PIT_LANES[m])
+        for n in range(MAX_LEVEL + 1):
+            HALF_SIZE[m][n] = int(index.HALF_SIZE[m, n])
+            LEVEL_SIZE[m][n] = int(index.LEVEL_SIZE[m, n])
+            for t in range(MAX_LEVEL + 2):
+                BLOCK[m][n][t] = int(index.BLOCK[m, n, t])
+    for i in range(MAX_PITS - 1):
+        for t in range(BAR_LANES):
+            BAR_RANK[i][t] = int(index.BAR_RANK[i, t])
+    _rank_arrays_copied = True
+    return 0
+
+
+cdef inline int64_t rank_half(uint64_t pits, int64_t m) noexcept nogil:
+    """tables.rank.rank_half: the rank of one side's m pit lanes."""
+    cdef uint64_t prefix = pits * (<uint64_t>0x0000010101010101)  # lane i: x0 + ... + xi
+    cdef int64_t rank = 0, i
+    for i in range(m - 1):
+        rank += BAR_RANK[i][(prefix >> (8 * i)) & 0xFF]
+    return rank
+
+
+cdef inline int64_t probe(Context* c, State s) noexcept nogil:
+    """tables.probe.probe: V of ``s`` from the tables, or NO_ENTRY."""
+    cdef int64_t m = pits_of(s.mover), level, begin, mover_stones
+    cdef uint64_t mover, other
+    if m != c.offsets[0] or m < 1:
+        return NO_ENTRY
+    mover = s.mover & PIT_LANES[m]
+    other = s.other & PIT_LANES[m]
+    mover_stones = lane_sum(mover)
+    level = mover_stones + lane_sum(other)
+    if level == 0:
+        return 0
+    if level > MAX_LEVEL or level > c.offsets[1] or level + 1 >= ROW_WIDTH - TABLE_OFFSETS:
+        return NO_ENTRY
+    begin = c.offsets[level + 1]
+    if begin < 0 or begin + LEVEL_SIZE[m][level] > c.tables_size:
+        return NO_ENTRY
+    return c.tables[begin + BLOCK[m][level][mover_stones]
+                    + rank_half(mover, m) * HALF_SIZE[m][level - mover_stones]
+                    + rank_half(other, m)]
+
+
 # --- the transposition table: kernels/alphabeta.py's functions ---------------------------------
 
 ctypedef struct Context:
@@ -281,6 +363,9 @@ ctypedef struct Context:
     int64_t* history        # row MAX_PLY from HISTORY
     uint64_t mask0          # key_mask of the root
     uint64_t mask1
+    const signed char* tables   # the endgame tables' int8 data (NULL: none)
+    int64_t tables_size
+    int64_t* offsets        # row MAX_PLY from TABLE_OFFSETS: [m, L, level starts...]
 
 
 cdef inline uint64_t mix(uint64_t word0, uint64_t word1) noexcept nogil:
@@ -432,7 +517,7 @@ cdef int64_t etc_cutoff(Context* c, int64_t* row, int64_t count, int64_t depth, 
 
 cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int64_t beta,
                     int64_t ply, int64_t bucket) noexcept nogil:
-    """kernels.alphabeta.search for Mancala, without the table probe of Step 1."""
+    """kernels.alphabeta.search for Mancala, with tables/probe.py's probe in Step 1."""
     cdef int64_t* stats = c.stats
     cdef int64_t* row
     cdef int64_t heuristic_before, fixed, spread, slot, tt_move, lower_field, upper_field
@@ -460,6 +545,11 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
         return fixed - spread
     if fixed + spread <= alpha:
         return fixed + spread
+    if spread <= stats[PROBE_MAX]:  # endgame tables know the exact value
+        value = probe(c, state)
+        if value != NO_ENTRY:
+            stats[TABLE_HITS] += 1
+            return fixed + value
 
     # Step 2. Transposition table: bounds from a search at least as deep narrow the window.
     word0 = state.mover & c.mask0
@@ -680,7 +770,7 @@ cdef int load_table(Context* c, uint64_t[:, ::1] tt) except -1:
 
 
 cdef int load_context(Context* c, uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt,
-                      int64_t[:, ::1] work) except -1:
+                      int64_t[:, ::1] work, const signed char[::1] tables) except -1:
     load_table(c, tt)
     if work.shape[0] != MAX_PLY + 1 or work.shape[1] != ROW_WIDTH:
         raise ValueError(f"a workspace has shape {(MAX_PLY + 1, ROW_WIDTH)}; got "
@@ -689,20 +779,27 @@ cdef int load_context(Context* c, uint64_t mask0, uint64_t mask1, uint64_t[:, ::
     c.stats = c.work + ROW_WIDTH * MAX_PLY + STATS
     c.history = c.work + ROW_WIDTH * MAX_PLY + HISTORY
     c.mask0, c.mask1 = mask0, mask1
+    c.offsets = c.work + ROW_WIDTH * MAX_PLY + TABLE_OFFSETS
+    c.tables, c.tables_size = NULL, 0
     if c.stats[PROBE_MAX] >= 0:
-        raise ValueError("kernels.mancala_ab probes no endgame tables: stats PROBE_MAX must be -1")
+        if tables is None or tables.shape[0] == 0:
+            raise ValueError("stats PROBE_MAX >= 0 asks for endgame tables: none were given")
+        copy_rank_arrays()
+        c.tables, c.tables_size = &tables[0], tables.shape[0]
     return 0
 
 
 def search(state, int64_t depth, int64_t alpha, int64_t beta, int64_t ply, int64_t bucket,
-           uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt, int64_t[:, ::1] work):
+           uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt, int64_t[:, ::1] work,
+           const signed char[::1] tables=None):
     """kernels.alphabeta.search(state, depth, alpha, beta, ply, bucket, <Mancala's functions,
-    no_probe>, mask0, mask1, tt, work, <no tables>): the fail-soft negamax value."""
+    probe>, mask0, mask1, tt, work, tables): the fail-soft negamax value. ``tables``: the
+    endgame tables' data (probed where stats PROBE_MAX >= 0; None: none)."""
     cdef Context c
     cdef State s
     cdef int64_t value
     load_state(state, &s)
-    load_context(&c, mask0, mask1, tt, work)
+    load_context(&c, mask0, mask1, tt, work, tables)
     if not 0 <= depth <= EXACT or not 0 <= ply < MAX_PLY:
         raise ValueError(f"depth must be 0..{EXACT} and ply 0..{MAX_PLY - 1}")
     if bucket >= 0 and (bucket & 1 or bucket >= tt.shape[0]):
@@ -713,28 +810,28 @@ def search(state, int64_t depth, int64_t alpha, int64_t beta, int64_t ply, int64
 
 
 def prove(state, int64_t guess, uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt,
-          int64_t[:, ::1] work):
+          int64_t[:, ::1] work, const signed char[::1] tables=None):
     """kernels.alphabeta.prove for Mancala: (value, move, lower, upper); (0, ABORTED_MOVE,
     lower, upper) when the node limit stopped it."""
     cdef Context c
     cdef State s
     cdef int64_t out[4]
     load_state(state, &s)
-    load_context(&c, mask0, mask1, tt, work)
+    load_context(&c, mask0, mask1, tt, work, tables)
     with nogil:
         prove_value(&c, s, guess, out)
     return out[0], out[1], out[2], out[3]
 
 
 def exact_line(state, int64_t value, int64_t[::1] line, uint64_t mask0, uint64_t mask1,
-               uint64_t[:, ::1] tt, int64_t[:, ::1] work):
+               uint64_t[:, ::1] tt, int64_t[:, ::1] work, const signed char[::1] tables=None):
     """kernels.alphabeta.exact_line for Mancala: the length of the line written (-1: the node
     limit stopped it)."""
     cdef Context c
     cdef State s
     cdef int64_t length
     load_state(state, &s)
-    load_context(&c, mask0, mask1, tt, work)
+    load_context(&c, mask0, mask1, tt, work, tables)
     if line.shape[0] == 0:
         return 0
     with nogil:
@@ -826,3 +923,20 @@ def game_legal_moves(state, int64_t[::1] out):
 def game_no_probe(state, data, offsets):
     """kernels.alphabeta.no_probe: the tables hold nothing."""
     return NO_ENTRY
+
+
+def game_probe(state, const signed char[::1] data, int64_t[::1] offsets):
+    """tables.probe.probe: V of ``state`` from the tables (``data`` and ``offsets`` in its
+    layout), or NO_ENTRY."""
+    cdef Context c
+    cdef State s
+    cdef int64_t room[ROW_WIDTH - TABLE_OFFSETS]
+    cdef Py_ssize_t i
+    load_state(state, &s)
+    if offsets.shape[0] < 2 or data.shape[0] == 0:
+        return NO_ENTRY
+    copy_rank_arrays()
+    for i in range(ROW_WIDTH - TABLE_OFFSETS):   # a level past the array's end: not held
+        room[i] = offsets[i] if i < offsets.shape[0] else -1
+    c.offsets, c.tables, c.tables_size = room, &data[0], data.shape[0]
+    return probe(&c, s)

@@ -8,6 +8,7 @@ over the reference rules.
 Positions are reached by random play from the start of Kalah(m, n), for both capture rules and
 both sides to move.
 """
+import random
 from dataclasses import replace
 
 import numpy as np
@@ -21,7 +22,10 @@ from kernels import mancala_ab as cython_ab
 from solver.errors import InputError
 from solver.games import mancala as reference
 from solver.games.mancala import api
-from solver.search.alphabeta import AlphaBeta, EndgameTables
+from solver.search.alphabeta import AlphaBeta
+from tables import build as table_build
+from tables import index as table_index
+from tables import probe as table_probe
 from test_alphabeta import minimax, minimax_to_depth, random_position
 
 INF = layout.INFINITY
@@ -47,11 +51,16 @@ def played_position(rng, m, n, capture_empty, to_move, most_plies=None):
     raise AssertionError(f"random play in Kalah({m},{n}) never left side {to_move} to move")
 
 
-def context(entries, options=0, etc_swing=None, node_limit=None):
-    """A fresh table of ``entries`` entries and a workspace with these settings."""
+def context(entries, options=0, etc_swing=None, node_limit=None, tables=None):
+    """A fresh table of ``entries`` entries and a workspace with these settings (``tables``:
+    a ``tables.build.InMemoryTables`` the search probes)."""
     work = layout.new_workspace()
     stats = layout.stats_of(work)
     stats[layout.PROBE_MAX] = -1
+    if tables is not None:
+        offsets = tables.offsets
+        work[layout.MAX_PLY, layout.TABLE_OFFSETS:layout.TABLE_OFFSETS + len(offsets)] = offsets
+        stats[layout.PROBE_MAX] = tables.max_level
     stats[layout.OPTIONS] = options
     stats[layout.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
     if etc_swing is not None:
@@ -59,36 +68,42 @@ def context(entries, options=0, etc_swing=None, node_limit=None):
     return np.zeros((entries, 4), np.uint64), work
 
 
-def numba_args(state, tt, work):
+def numba_args(state, tt, work, tables=None):
     mask0, mask1 = numba_game.key_mask(state)
     return (numba_game.expand, numba_game.bounds, numba_game.store_difference, numba_game.score,
-            numba_ab.no_probe, mask0, mask1, tt, work, NO_TABLES)
+            numba_ab.no_probe if tables is None else table_probe.probe, mask0, mask1, tt, work,
+            NO_TABLES if tables is None else tables.data)
 
 
-def cython_args(state, tt, work):
+def cython_args(state, tt, work, tables=None):
     mask0, mask1 = numba_game.key_mask(state)
-    return mask0, mask1, tt, work
+    return mask0, mask1, tt, work, None if tables is None else tables.data
 
 
 class Twins:
     """The same search context twice, one for each kernel; each call runs on both."""
 
-    def __init__(self, entries, **settings):
-        self.numba = context(entries, **settings)
+    def __init__(self, entries, tables=None, **settings):
+        self.numba = context(entries, tables=tables, **settings)
         self.cython = (self.numba[0].copy(), self.numba[1].copy())
+        self.tables = tables
 
     def search(self, state, depth, alpha=-INF, beta=INF):
-        return (numba_ab.search(state, depth, alpha, beta, 0, -1, *numba_args(state, *self.numba)),
-                cython_ab.search(state, depth, alpha, beta, 0, -1, *cython_args(state, *self.cython)))
+        return (numba_ab.search(state, depth, alpha, beta, 0, -1,
+                                *numba_args(state, *self.numba, self.tables)),
+                cython_ab.search(state, depth, alpha, beta, 0, -1,
+                                 *cython_args(state, *self.cython, self.tables)))
 
     def prove(self, state, guess):
-        return (numba_ab.prove(state, guess, *numba_args(state, *self.numba)),
-                cython_ab.prove(state, guess, *cython_args(state, *self.cython)))
+        return (numba_ab.prove(state, guess, *numba_args(state, *self.numba, self.tables)),
+                cython_ab.prove(state, guess, *cython_args(state, *self.cython, self.tables)))
 
     def exact_line(self, state, value, limit=200):
         lines = np.zeros(limit, np.int64), np.zeros(limit, np.int64)
-        lengths = (numba_ab.exact_line(state, value, lines[0], *numba_args(state, *self.numba)),
-                   cython_ab.exact_line(state, value, lines[1], *cython_args(state, *self.cython)))
+        lengths = (numba_ab.exact_line(state, value, lines[0],
+                                       *numba_args(state, *self.numba, self.tables)),
+                   cython_ab.exact_line(state, value, lines[1],
+                                        *cython_args(state, *self.cython, self.tables)))
         return tuple(list(line[:max(n, 0)]) + [n] for line, n in zip(lines, lengths))
 
     def table_move(self, state):
@@ -115,7 +130,8 @@ def describe(pos, *settings):
 
 def test_the_compiled_constants_are_those_of_the_layout_modules():
     for name, value in cython_ab.COMPILED_CONSTANTS.items():
-        source = next(m for m in (contract, layout, mancala_layout) if hasattr(m, name))
+        source = next(m for m in (contract, layout, mancala_layout, table_index)
+                      if hasattr(m, name))
         assert getattr(source, name) == value, name
 
 
@@ -272,14 +288,67 @@ def test_best_move_gives_the_same_answer_on_both_backends(rng, m, n, capture_emp
         assert comparable(cython) == comparable(numba), describe(late, "exact")
 
 
-def test_the_cython_backend_refuses_endgame_tables():
-    tables = EndgameTables(np.zeros(1, np.int8), np.zeros(2, np.int64), 0)
-    with pytest.raises(ValueError, match="probe no endgame tables"):
-        AlphaBeta(api.kernel_game(backend="cython"), 1, tables)
-    with pytest.raises(ValueError):
-        api.kernel_game(with_tables=True, backend="cython")
+def test_an_unknown_backend_is_refused():
     with pytest.raises(InputError, match="backend"):
         api.best_move(depth=2, backend="fortran")
+
+
+# --- with endgame tables: tables/probe.py's probe compiled in ------------------------------------
+
+@pytest.fixture(scope="module", params=[(4, True), (5, False), (6, True)],
+                ids=lambda p: f"{p[0]}pits-{'capture_empty' if p[1] else 'standard'}")
+def small_tables(request):
+    """Every level up to 8 stones of an m-pit board, in memory."""
+    m, capture_empty = request.param
+    return m, capture_empty, table_build.build_in_memory(8, capture_empty, m)
+
+
+def test_the_compiled_probe_reads_what_tables_probe_reads(rng, small_tables):
+    m, capture_empty, tables = small_tables
+    for _ in range(300):
+        pos = random_position(rng, m, rng.randrange(2, 12))   # both sides hold stones
+        state = api.to_packed(replace(pos, capture_empty=capture_empty))
+        assert cython_ab.game_probe(state, tables.data, tables.offsets) == \
+            table_probe.probe(state, tables.data, tables.offsets), describe(pos)
+    cut = tables.offsets[:5]                   # levels 1..3 only: level 4 is not held
+    pos = random_position(rng, m, 4)
+    state = api.to_packed(replace(pos, capture_empty=capture_empty))
+    assert cython_ab.game_probe(state, tables.data, cut) == layout.NO_ENTRY
+
+
+def test_searches_that_probe_endgame_tables_stay_the_same(rng, small_tables):
+    """Exact proofs, lines and depth-limited searches of positions with more stones than the
+    tables hold: the same values, nodes, table hits, transposition table and workspace."""
+    m, capture_empty, tables = small_tables
+    hits = 0
+    for _ in range(12):
+        stones = rng.randrange(9, 15)
+        pos = replace(random_position(rng, m, stones), capture_empty=capture_empty)
+        state = api.to_packed(pos)
+        twins = Twins(rng.choice([16, 1024]), tables=tables)
+        twins.assert_same(twins.search(state, rng.randrange(1, 9)), describe(pos, "depth"))
+        for guess in (0, 7):
+            twins.assert_same(twins.prove(state, guess), describe(pos, "guess", guess))
+        value = twins.prove(state, 0)[1][0]
+        if stones <= 10:                        # brute force stays quick
+            assert value == minimax(pos, capture_empty), describe(pos)
+        twins.assert_same(twins.exact_line(state, value), describe(pos, "line"))
+        hits += layout.stats_of(twins.cython[1])[layout.TABLE_HITS]
+    assert hits > 0
+
+
+def test_best_move_with_tables_gives_the_same_answer_on_both_backends(tmp_path):
+    from solver import tables
+    tables.build(10, directory=tmp_path, pits=4)
+    rules = reference.Rules(4, 3)
+    for plies in (0, 1, 2, 4):
+        pos = reference.new_game(rules)
+        for _ in range(plies):
+            pos = reference.apply(pos, random.Random(plies).choice(reference.legal_actions(pos)))
+        numba, cython = (api.best_move(pos, rules, exact=True, all_moves=True,
+                                       tables=str(tmp_path), backend=b) for b in api.BACKENDS)
+        assert cython.table_levels == 10 and cython.table_hits > 0
+        assert comparable(cython) == comparable(numba), reference.to_text(pos)
 
 
 # --- values on their own: brute force over the reference rules -----------------------------------
@@ -327,7 +396,7 @@ def test_bad_tables_workspaces_and_states_are_refused():
     with pytest.raises(ValueError, match="workspace"):
         cython_ab.search(state, 3, -INF, INF, 0, -1, *masks, tt, np.zeros((4, 384), np.int64))
     layout.stats_of(work)[layout.PROBE_MAX] = 5
-    with pytest.raises(ValueError, match="PROBE_MAX"):
+    with pytest.raises(ValueError, match="PROBE_MAX"):     # tables asked for, none given
         cython_ab.prove(state, 0, *masks, tt, work)
     with pytest.raises(ValueError, match="pits per side"):
         cython_ab.game_score((0, 0))
