@@ -161,13 +161,18 @@ cdef uint64_t LAPS[MAX_PITS + 1][256]
 cdef int64_t REST[MAX_PITS + 1][256]
 
 
-def _copy_sowing_tables():
-    shapes = {"OWN_ADD": (MAX_PITS + 1, MAX_PITS, 2 * MAX_PITS + 1), "PIT_ONES": (MAX_PITS + 1,),
-              "LAPS": (MAX_PITS + 1, 256), "REST": (MAX_PITS + 1, 256)}
+def _check_shapes(module, shapes):
+    """The arrays ``module`` holds have the shapes the C arrays were compiled with."""
     for name, shape in shapes.items():
-        if getattr(_mancala, name).shape != shape:
-            raise ImportError(f"kernels.mancala_ab: {name} has shape "
-                              f"{getattr(_mancala, name).shape}, compiled for {shape}")
+        if getattr(module, name).shape != shape:
+            raise ImportError(f"kernels.mancala_ab: {module.__name__}.{name} has shape "
+                              f"{getattr(module, name).shape}, compiled for {shape}")
+
+
+def _copy_sowing_tables():
+    _check_shapes(_mancala, {"OWN_ADD": (MAX_PITS + 1, MAX_PITS, 2 * MAX_PITS + 1),
+                             "PIT_ONES": (MAX_PITS + 1,), "LAPS": (MAX_PITS + 1, 256),
+                             "REST": (MAX_PITS + 1, 256)})
     cdef int m, p, r, k
     for m in range(MAX_PITS + 1):
         PIT_ONES[m] = int(_mancala.PIT_ONES[m])
@@ -300,13 +305,11 @@ cdef int copy_rank_arrays() except -1:
     if _rank_arrays_copied:
         return 0
     from tables import index
-    shapes = {"HALF_SIZE": (MAX_PITS + 1, MAX_LEVEL + 1), "LEVEL_SIZE": (MAX_PITS + 1, MAX_LEVEL + 1),
-              "BAR_RANK": (MAX_PITS - 1, BAR_LANES),
-              "BLOCK": (MAX_PITS + 1, MAX_LEVEL + 1, MAX_LEVEL + 2), "PIT_LANES": (MAX_PITS + 1,)}
-    for name, shape in shapes.items():
-        if getattr(index, name).shape != shape:
-            raise ImportError(f"kernels.mancala_ab: tables.index.{name} has shape "
-                              f"{getattr(index, name).shape}, compiled for {shape}")
+    _check_shapes(index, {"HALF_SIZE": (MAX_PITS + 1, MAX_LEVEL + 1),
+                          "LEVEL_SIZE": (MAX_PITS + 1, MAX_LEVEL + 1),
+                          "BAR_RANK": (MAX_PITS - 1, BAR_LANES),
+                          "BLOCK": (MAX_PITS + 1, MAX_LEVEL + 1, MAX_LEVEL + 2),
+                          "PIT_LANES": (MAX_PITS + 1,)})
     cdef int m, n, t, i
     for m in range(MAX_PITS + 1):
         PIT_LANES[m] = int(index.PIT_LANES[m])
