@@ -89,18 +89,41 @@ def compute_piece(directory: str, family: Family, level: int, distance: int, beg
 
 # --- client side ---------------------------------------------------------------------------------
 
-def _client(scheduler: str):
+def connect(scheduler: str, modules: tuple[str, ...] = ("tables",)):
+    """A Dask client of the scheduler at ``scheduler`` whose scheduler and workers can all
+    import ``modules`` (the code the tasks name). Checked now, so that a cluster started in
+    another environment fails at once with one line instead of in the middle of a run."""
     try:
         from distributed import Client
     except ImportError:
-        raise TableError("a distributed build needs dask and distributed: "
+        raise TableError("running on a Dask cluster needs dask and distributed: "
                          "pip install 'solver[distributed]'") from None
     try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT)
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
         raise TableError(f"cannot reach the Dask scheduler at {scheduler}: "
-                         f"{str(error).splitlines()[0] if str(error) else type(error).__name__}"
-                         ) from None
+                         f"{_first_line(error)}") from None
+    try:
+        client.run_on_scheduler(_import_modules, modules)
+        client.run(_import_modules, modules)
+    except Exception as error:  # whatever the remote side raised: its message, on one line
+        client.close()
+        raise TableError(f"the Dask cluster at {scheduler} cannot run this program's tasks "
+                         f"({_first_line(error)}): start its scheduler and workers where "
+                         f"{' and '.join(modules)} import, e.g. after pip install -e . "
+                         f"in this checkout") from None
+    return client
+
+
+def _import_modules(modules) -> None:
+    import importlib
+    for name in modules:
+        importlib.import_module(name)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text.splitlines()[0]}" if text else type(error).__name__
 
 
 class DaskExecutor:
@@ -112,7 +135,7 @@ class DaskExecutor:
         self.tasks: list[tuple] = []
 
     def __enter__(self):
-        self.client = _client(self.scheduler)
+        self.client = connect(self.scheduler)
         self.workers = len(self.client.scheduler_info().get("workers", {}))
         return self
 

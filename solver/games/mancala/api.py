@@ -284,15 +284,13 @@ def _check_budgets(max_seconds, max_nodes) -> None:
 def _solve_on_cluster(rules: Rules, tables, table_mb: int | None, scheduler: str,
                       max_seconds: float | None, progress, checkpoint):
     from solver.games.mancala.proof import prove_game_on_cluster
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError("--scheduler needs Dask: pip install 'solver[distributed]'") from None
+    from tables.distributed import connect
+    from tables.errors import TableError
     tables = _cluster_tables(tables, rules)
     try:
-        client = Client(scheduler, timeout=10)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+        client = connect(scheduler, modules=("solver", "tables", "kernels"))
+    except TableError as error:
+        raise InputError(str(error)) from None
     try:
         mb = table_mb or default_table_mb(reference.new_game(rules), True)
         return prove_game_on_cluster(client, rules, tables=tables, table_mb=mb,
