@@ -39,6 +39,27 @@ def test_the_command_line_solves_on_the_cluster(cluster):
     assert out["finished"] and out["value"] == api.solve(api.Rules(4, 2), tables=False).value
 
 
+def test_running_tasks_report_their_bounds_before_they_end(cluster, tmp_path):
+    """A task's bounds reach the client (and its checkpoint) while it still runs: some opening
+    is seen narrowed but unproven, which no finished task's answer is (each is exact)."""
+    rules, path = api.Rules(5, 4), tmp_path / "k54.json"
+    first_seen, narrowed = {}, set()
+
+    def progress(proof):
+        for line in (line for o in proof.openings for line in [o] + o.continuations
+                     if not line.continuations and not line.split):
+            initial = first_seen.setdefault(line.name, (line.lower, line.upper))
+            if line.lower < line.upper and (line.lower, line.upper) != initial:
+                narrowed.add((line.name, line.lower, line.upper))
+
+    found = api.solve(rules, tables=False, table_mb=64, scheduler=cluster.scheduler_address,
+                      progress=progress, checkpoint=path)
+    assert found.finished and values(found) == values(api.solve(rules, tables=False))
+    assert narrowed, "no task reported a bound before it ended"
+    exact = {line.name: line.value for o in found.openings for line in [o] + o.continuations}
+    assert all(lower <= exact[name] <= upper for name, lower, upper in narrowed)
+
+
 def test_an_unreachable_scheduler_is_bad_input():
     with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
         api.solve(api.Rules(3, 2), tables=False, scheduler="tcp://127.0.0.1:9")

@@ -383,7 +383,9 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
     gathers the values as they come and combines them; the values equal a single-process
     proof's. ``max_seconds`` (a deadline each task keeps by the wall clock) or Ctrl-C (a Dask
     ``Event`` the tasks watch) end every task with the bounds it proved by then; a second Ctrl-C
-    cancels the tasks and keeps what has come back. ``checkpoint`` as in :func:`prove_game`
+    cancels the tasks and keeps what has come back. A running task reports each tighter
+    bound it proves (``prove_line``'s ``report``), so the client's bounds, its ``progress``
+    and its checkpoint move before the task ends. ``checkpoint`` as in :func:`prove_game`
     (a line split again on a rerun starts from what its split lines proved before)."""
     from distributed import Event
 
@@ -396,6 +398,7 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
     proof = Proof(rules, banked - swing, banked + swing, [], table_mb=table_mb)
     deadline = None if max_seconds is None else time.time() + max_seconds
     stop_all = Event(f"solver-proof-stop-{uuid.uuid4().hex}", client)
+    reports = _Reports(client)
 
     def submit(task: _Task, parent: _Job | None) -> _Job:
         job = _Job(task, Event(f"solver-task-stop-{uuid.uuid4().hex}", client), parent,
@@ -403,7 +406,8 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
         proof.tasks += 1
         job.future = client.submit(prove_line, rules.pits, rules.stones, rules.capture_empty,
                                    _bins(task.line.name), tables, table_mb, deadline,
-                                   [stop_all.name, job.stop.name], pure=False)
+                                   [stop_all.name, job.stop.name], reports.address(job),
+                                   pure=False)
         return job
 
     def split_job(job: _Job) -> None:
@@ -441,7 +445,8 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
                     _record(proof, job.task, future.result())
                     if job.task.line.value is not None:       # proven by its own task
                         _drop(job, pending, client)
-                if finished:
+                reported = reports.apply()
+                if finished or reported:
                     _combine(proof)
                     _stop_settled(pending)
                 late = ctrl_c.pressed or (deadline is not None and time.time() >= deadline)
@@ -450,7 +455,7 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
                 if split is not None:
                     split_job(split)
                     _combine(proof)
-                if finished or split is not None:
+                if finished or reported or split is not None:
                     proof.seconds = time.perf_counter() - start
                     if progress is not None:
                         progress(proof)
@@ -458,6 +463,7 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
                     time.sleep(POLL_SECONDS)
         except KeyboardInterrupt:               # a second Ctrl-C
             client.cancel(list(pending))
+    reports.close()
     if pending:                                  # settled without them (or a second Ctrl-C)
         for job in pending.values():
             job.stop.set()
@@ -491,6 +497,35 @@ class _Job:
                 return True
             job = job.parent
         return False
+
+
+class _Reports:
+    """The bounds running tasks report before they end (Dask events, :func:`prove_line`'s
+    ``report``), gathered by the client's event thread and applied by :meth:`apply` in the
+    client's loop, so a checkpoint keeps them even if the run never sees the tasks end."""
+
+    def __init__(self, client):
+        self.client, self.topic = client, f"solver-proof-bounds-{uuid.uuid4().hex}"
+        self.jobs: dict[str, _Job] = {}
+        self.inbox: list[dict] = []          # appended by the client's event thread
+        client.subscribe_topic(self.topic, lambda event: self.inbox.append(event[1]))
+
+    def address(self, job: _Job) -> tuple[str, str]:
+        self.jobs[job.stop.name] = job
+        return self.topic, job.stop.name
+
+    def apply(self) -> bool:
+        """Narrow each reporting job's line to its bounds; whether any arrived."""
+        count = len(self.inbox)
+        for message in self.inbox[:count]:
+            job = self.jobs.get(message["job"])
+            if job is not None:                # bounds proven are facts, whenever they arrive
+                _narrow(job.task, message["lower"], message["upper"])
+        del self.inbox[:count]
+        return count > 0
+
+    def close(self) -> None:
+        self.client.unsubscribe_topic(self.topic)
 
 
 class _Workers:
@@ -554,8 +589,7 @@ def _stop_settled(pending: dict) -> None:
 
 def _record(proof: Proof, task: _Task, result: dict) -> None:
     """A task's answer into its line (turned into A's view) and the totals."""
-    low, high = sorted((task.sign * result["lower"], task.sign * result["upper"]))
-    task.line.lower, task.line.upper = max(task.line.lower, low), min(task.line.upper, high)
+    _narrow(task, result["lower"], result["upper"])
     if result["reply"] is not None:
         task.line.reply = result["reply"]
         task.line.reply_by = SIDE_NAMES[task.side]
@@ -565,13 +599,16 @@ def _record(proof: Proof, task: _Task, result: dict) -> None:
 
 def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tables,
                table_mb: int, deadline: float | None = None,
-               stop_events: list[str] | None = None) -> dict:
+               stop_events: list[str] | None = None,
+               report: tuple[str, str] | None = None) -> dict:
     """A worker's task: play the bins of ``line`` from the start, prove the position reached
     with its own transposition table of ``table_mb`` MB and the endgame tables of the shared
     folder ``tables``, until the proof ends, the wall clock passes ``deadline`` (``time.time()``)
     or one of the Dask events named in ``stop_events`` is set. Returns the bounds proven for the
     position's mover (equal when finished), its optimal move's bin once proven, nodes and
-    table levels."""
+    table levels. ``report`` = (topic, job): while it runs, each tighter bound short of the
+    value is also logged as a Dask event ``{job, lower, upper}`` under ``topic``, so that the
+    client (and its checkpoint) keeps a long task's progress before the task ends."""
     from solver.games.mancala import api
     from solver.search.alphabeta import AlphaBeta
     rules = Rules(pits, stones, capture_empty)
@@ -583,9 +620,26 @@ def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tab
     engine = AlphaBeta(api.kernel_game(with_tables=found is not None), table_mb, found)
     seconds = None if deadline is None else max(deadline - time.time(), 1e-3)
     proof = prove_game(engine, api.to_packed(pos), rules, max_seconds=seconds,
-                       side=pos.to_move, openings=False, stop=_event_watch(stop_events))
+                       side=pos.to_move, openings=False, stop=_event_watch(stop_events),
+                       progress=_reporter(report))
     return dict(lower=proof.lower, upper=proof.upper, reply=proof.move, nodes=proof.nodes,
                 levels=0 if found is None else found.max_swing)
+
+
+def _reporter(report: tuple[str, str] | None) -> Callable[[Proof], None] | None:
+    """A worker task's progress callback that logs each new bound as a Dask event (the value
+    itself comes with the task's result, beside its optimal move)."""
+    if report is None:
+        return None
+    from distributed import get_worker
+    worker, (topic, job), sent = get_worker(), report, {}
+
+    def log(proof: Proof) -> None:
+        bounds = (proof.lower, proof.upper)
+        if proof.lower < proof.upper and sent.get("bounds") != bounds:
+            sent["bounds"] = bounds
+            worker.log_event(topic, dict(job=job, lower=proof.lower, upper=proof.upper))
+    return log
 
 
 def _event_watch(names: list[str] | None, every: float = 1.0) -> Callable[[], bool] | None:
