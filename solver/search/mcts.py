@@ -9,6 +9,7 @@ give the same answer. A time budget runs batches until the deadline, so it is no
 from __future__ import annotations
 
 import math
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -207,10 +208,31 @@ def grow_trees(game: MctsGame, state, *, simulations: int | None = None,
     deadline = None if seconds is None else start + seconds
     if threads == 1:
         _grow(run, trees[0], shares[0], deadline)
-    else:
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(lambda t: _grow(run, trees[t], shares[t], deadline), range(threads)))
+    else:               # this thread grows tree 0, kept threads the others
+        others = [_helpers(threads - 1).submit(_grow, run, trees[t], shares[t], deadline)
+                  for t in range(1, threads)]
+        _grow(run, trees[0], shares[0], deadline)
+        for other in others:
+            other.result()
     return trees, time.perf_counter() - start
+
+
+_helper_pool: ThreadPoolExecutor | None = None
+_helper_size = 0
+_helper_lock = threading.Lock()
+
+
+def _helpers(count: int) -> ThreadPoolExecutor:
+    """A pool of at least ``count`` threads kept for the process: starting threads for every
+    search cost milliseconds, as much as thousands of simulations, on a busy machine."""
+    global _helper_pool, _helper_size
+    with _helper_lock:
+        if _helper_size < count:
+            old, _helper_pool = _helper_pool, ThreadPoolExecutor(count, "mcts-tree")
+            _helper_size = count
+            if old is not None:
+                old.shutdown(wait=False)
+        return _helper_pool
 
 
 def _check_budget(simulations: int | None, seconds: float | None, threads: int) -> None:
