@@ -42,6 +42,25 @@ def test_probing_tables_changes_no_exact_value(built, rng, capture_empty):
     assert with_tables.table_hits > 0
 
 
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_with_tables_enhanced_cutoffs_are_off_and_would_change_no_value(built, rng,
+                                                                         capture_empty):
+    """A search given tables tries no enhanced transposition cutoffs (they cost more than they
+    save there, benches/README.md); forced back on, they give the same values."""
+    from kernels import alphabeta_layout as layout
+    default, _ = engines(built, capture_empty)
+    forced, _ = engines(built, capture_empty)
+    forced.stats[layout.ETC_SWING] = 0
+    cutoffs = {"default": 0, "forced": 0}
+    for _ in range(20):
+        pos = random_position(rng, 6, rng.randrange(TOP + 4, TOP + 10))
+        state = mancala.to_packed(replace(pos, capture_empty=capture_empty))
+        assert default.solve(state).value == forced.solve(state).value
+        cutoffs["default"] += int(default.stats[layout.ETC_CUTOFFS])
+        cutoffs["forced"] += int(forced.stats[layout.ETC_CUTOFFS])
+    assert cutoffs["default"] == 0 < cutoffs["forced"]
+
+
 def test_a_position_inside_the_tables_is_answered_by_a_lookup(built):
     found = mancala.best_move("0,2,0,1,3,0/1,0,0,0,0,0 18-23 A", exact=True, tables=built)
     assert found.table_levels == TOP and found.table_hits >= 1

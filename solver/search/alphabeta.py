@@ -165,6 +165,7 @@ class AlphaBeta:
                 tables.offsets
             self.tables_data = tables.data
             self.stats[ab.PROBE_MAX] = tables.max_swing
+            self.stats[ab.ETC_SWING] = ab.ETC_OFF_SWING
         self._scratch = np.zeros(ab.MAX_MOVES, np.int64)
 
     # --- kernel calls -----------------------------------------------------------------------
