@@ -22,6 +22,13 @@ from solver.search.alphabeta import AlphaBeta
 RULES = {"both": (True, False), "capture_empty": (True,), "no-capture-empty": (False,)}
 
 
+def _cutoffs(etc_swing: int | None, tables) -> str:
+    """Where enhanced transposition cutoffs are tried (a search given tables: off by default)."""
+    if etc_swing == -1 or (etc_swing is None and tables is not None):
+        return "off"
+    return f"swing > {ab.ETC_MIN_SWING if etc_swing is None else etc_swing}"
+
+
 def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, table_stones=None,
           etc_swing=None):
     """(lower, upper, first move or None, nodes, seconds, cpu seconds): lower == upper once
@@ -65,8 +72,7 @@ def main():
     solve(3, 2, True, 1)  # load the kernels before timing
     levels = "" if args.table_stones is None else f" up to level {args.table_stones}"
     print(f"Kalah({args.pits},{args.stones}), table {args.table_mb} MB, endgame tables: "
-          f"{args.tables or 'none'}{levels}, enhanced cutoffs: "
-          f"{'off' if etc_swing == -1 else f'swing > {ab.ETC_MIN_SWING if etc_swing is None else etc_swing}'}",
+          f"{args.tables or 'none'}{levels}, enhanced cutoffs: {_cutoffs(etc_swing, args.tables)}",
           flush=True)
     print(f"{'rule':<17}{'value':>9}{'move':>6}{'nodes':>16}{'Mnodes/s':>10}{'seconds':>9}"
           f"{'cpu s':>8}")
