@@ -91,8 +91,9 @@ def compute_piece(directory: str, family: Family, level: int, distance: int, beg
 
 def connect(scheduler: str, modules: tuple[str, ...] = ("tables",)):
     """A Dask client of the scheduler at ``scheduler`` whose scheduler and workers can all
-    import ``modules`` (the code the tasks name). Checked now, so that a cluster started in
-    another environment fails at once with one line instead of in the middle of a run."""
+    import ``modules`` (the code the tasks name), and whose workers run the same code as this
+    client (:func:`code_digest`). Checked now, so that a cluster started in another environment,
+    or before the code changed, fails at once with one line instead of in the middle of a run."""
     try:
         from distributed import Client
     except ImportError:
@@ -104,21 +105,47 @@ def connect(scheduler: str, modules: tuple[str, ...] = ("tables",)):
         raise TableError(f"cannot reach the Dask scheduler at {scheduler}: "
                          f"{_first_line(error)}") from None
     try:
-        client.run_on_scheduler(_import_modules, modules)
-        client.run(_import_modules, modules)
+        client.run_on_scheduler(code_digest, modules)
+        digests = client.run(code_digest, modules)
     except Exception as error:  # whatever the remote side raised: its message, on one line
         client.close()
         raise TableError(f"the Dask cluster at {scheduler} cannot run this program's tasks "
                          f"({_first_line(error)}): start its scheduler and workers where "
                          f"{' and '.join(modules)} import, e.g. after pip install -e . "
                          f"in this checkout") from None
+    ours = code_digest(modules)
+    stale = sorted(worker for worker, digest in digests.items() if digest != ours)
+    if stale:
+        client.close()
+        raise TableError(f"{len(stale)} of the {len(digests)} Dask workers at {scheduler} run "
+                         f"other code than this program ({' and '.join(modules)} differ, e.g. "
+                         f"on {stale[0]}): restart them after the code changed")
     return client
 
 
-def _import_modules(modules) -> None:
-    import importlib
-    for name in modules:
-        importlib.import_module(name)
+_digests: dict[tuple[str, ...], str] = {}
+
+
+def code_digest(modules: tuple[str, ...]) -> str:
+    """A sha256 of the source files (.py, .pyx, .pxd) of the packages ``modules``, taken the
+    first time a process asks: a worker that loaded its code before the files changed keeps
+    answering with the digest of the code it runs."""
+    key = tuple(modules)
+    if key not in _digests:
+        import hashlib
+        import importlib
+        digest = hashlib.sha256()
+        for name in key:
+            module = importlib.import_module(name)
+            top = Path(module.__file__).parent
+            files = sorted(top.rglob("*.py*")) if hasattr(module, "__path__") else \
+                [Path(module.__file__)]
+            for path in files:
+                if path.suffix in (".py", ".pyx", ".pxd"):
+                    digest.update(f"{name}/{path.relative_to(top)}\0".encode())
+                    digest.update(path.read_bytes())
+        _digests[key] = digest.hexdigest()
+    return _digests[key]
 
 
 def _first_line(error: BaseException) -> str:

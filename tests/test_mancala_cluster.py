@@ -85,6 +85,47 @@ def foreign_scheduler(tmp_path):
         scheduler.wait()
 
 
+@pytest.fixture
+def stale_worker_cluster(tmp_path):
+    """A real scheduler and one worker that runs a changed copy of ``solver`` (a comment added
+    to one file), as a worker started before the code changed does."""
+    import shutil
+    from pathlib import Path
+    import solver
+    copy = tmp_path / "older" / "solver"
+    shutil.copytree(Path(solver.__file__).parent, copy,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    with open(copy / "errors.py", "a") as changed:
+        changed.write("# an older version\n")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                                  "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                                 stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+                              cwd=copy.parent, stderr=subprocess.DEVNULL,
+                              env=dict(os.environ, PYTHONPATH=str(copy.parent)))
+    try:
+        _wait_for_port(port)
+        with distributed.Client(address, timeout=30) as client:
+            client.wait_for_workers(1, timeout=60)
+        yield address
+    finally:
+        for process in (worker, scheduler):
+            process.kill()
+            process.wait()
+
+
+def test_workers_running_other_code_are_one_line_of_bad_input(stale_worker_cluster):
+    done = subprocess.run([sys.executable, "-m", "solver", "solve", "mancala", "--pits", "3",
+                           "--stones", "2", "--no-tables", "--scheduler", stale_worker_cluster],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "1 of the 1 Dask workers" in done.stderr and "restart them" in done.stderr
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -153,8 +194,8 @@ def test_a_task_left_running_beside_an_idle_worker_is_split_and_the_values_hold(
     from solver.games.mancala import proof
     monkeypatch.setattr(proof, "SPLIT_AFTER", 0.0)          # split as soon as a worker idles
     monkeypatch.setattr(proof, "ASK_WORKERS_EVERY", 0.0)    # and the client sees it
-    rules = api.Rules(6, 3)
-    on_cluster = api.solve(rules, tables=False, table_mb=16, scheduler=cluster.scheduler_address)
+    rules = api.Rules(5, 4)      # tasks long enough that the last runs beside an idle worker
+    on_cluster = api.solve(rules, tables=False, table_mb=64, scheduler=cluster.scheduler_address)
     local = api.solve(rules, tables=False)
     assert on_cluster.finished and values(on_cluster) == values(local)
     assert on_cluster.tasks > local.tasks                   # some task was split
