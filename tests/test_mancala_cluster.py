@@ -85,18 +85,17 @@ def foreign_scheduler(tmp_path):
         scheduler.wait()
 
 
-@pytest.fixture
-def stale_worker_cluster(tmp_path):
-    """A real scheduler and one worker that runs a changed copy of ``solver`` (a comment added
-    to one file), as a worker started before the code changed does."""
+def _cluster_with_a_changed_worker(tmp_path, changed_file: str, appended: str):
+    """A real scheduler and one worker that runs a copy of ``solver`` with ``appended`` added
+    to ``changed_file``; yields the scheduler's address once the worker is in."""
     import shutil
     from pathlib import Path
     import solver
-    copy = tmp_path / "older" / "solver"
+    copy = tmp_path / "changed" / "solver"
     shutil.copytree(Path(solver.__file__).parent, copy,
                     ignore=shutil.ignore_patterns("__pycache__"))
-    with open(copy / "errors.py", "a") as changed:
-        changed.write("# an older version\n")
+    with open(copy / changed_file, "a") as changed:
+        changed.write(appended)
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
@@ -117,6 +116,22 @@ def stale_worker_cluster(tmp_path):
             process.wait()
 
 
+@pytest.fixture
+def stale_worker_cluster(tmp_path):
+    """A worker that runs older code (a comment more in one file), as a worker started before
+    the code changed does."""
+    yield from _cluster_with_a_changed_worker(tmp_path, "errors.py", "# an older version\n")
+
+
+@pytest.fixture
+def failing_worker_cluster(tmp_path):
+    """A worker whose proof tasks fail, as on a worker that is killed or cannot read the
+    tables."""
+    yield from _cluster_with_a_changed_worker(
+        tmp_path, "games/mancala/proof.py",
+        "\n\ndef prove_line(*args, **kwargs):\n    raise RuntimeError('the worker failed')\n")
+
+
 def test_workers_running_other_code_are_one_line_of_bad_input(stale_worker_cluster):
     done = subprocess.run([sys.executable, "-m", "solver", "solve", "mancala", "--pits", "3",
                            "--stones", "2", "--no-tables", "--scheduler", stale_worker_cluster],
@@ -124,6 +139,16 @@ def test_workers_running_other_code_are_one_line_of_bad_input(stale_worker_clust
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "1 of the 1 Dask workers" in done.stderr and "restart them" in done.stderr
+
+
+def test_a_task_that_fails_on_its_worker_ends_the_proof_with_one_line(failing_worker_cluster):
+    """Sent straight to the cluster (the code check would refuse this worker first)."""
+    from solver.games.mancala import proof
+    rules = api.Rules(3, 2)
+    with distributed.Client(failing_worker_cluster, timeout=30) as client:
+        with pytest.raises(InputError, match="a proof task failed on the cluster "
+                                             r"\(RuntimeError: the worker failed\)"):
+            proof.prove_game_on_cluster(client, rules, table_mb=16)
 
 
 def _free_port() -> int:

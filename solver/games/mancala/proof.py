@@ -23,6 +23,7 @@ from typing import Callable
 
 from kernels.contract import EXTRA_TURN, GAME_OVER
 from kernels.mancala_layout import pits_per_side
+from solver.errors import InputError
 from solver.games.mancala.rules import SIDE_NAMES, Rules
 
 FIRST_SLICE = 1_000_000     # nodes of a task's first slice; each round doubles it
@@ -442,7 +443,7 @@ def prove_game_on_cluster(client, rules: Rules, *, tables=None, table_mb: int = 
                     job = pending.pop(future, None)
                     if job is None:             # dropped with the line it was split from
                         continue
-                    _record(proof, job.task, future.result())
+                    _record(proof, job.task, _answer(future, client, pending))
                     if job.task.line.value is not None:       # proven by its own task
                         _drop(job, pending, client)
                 reported = reports.apply()
@@ -544,6 +545,22 @@ class _Workers:
                 if job.started is None and future.key in running:
                     job.started = time.perf_counter()
         return self.count
+
+
+def _answer(future, client, pending: dict) -> dict:
+    """A finished task's result; a task that failed on its worker (a worker killed, a table
+    folder it cannot read) ends the proof with one line, the other tasks cancelled. What the
+    proof had proven is in its checkpoint, if it has one."""
+    try:
+        return future.result()
+    except InputError:
+        client.cancel(list(pending))
+        raise
+    except Exception as error:
+        client.cancel(list(pending))
+        text = " ".join(str(error).split()) or "no message"
+        raise InputError(f"a proof task failed on the cluster ({type(error).__name__}: "
+                         f"{text[:300]})") from None
 
 
 def _bins(name: str) -> list[int]:
