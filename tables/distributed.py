@@ -153,6 +153,20 @@ def _first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text.splitlines()[0]}" if text else type(error).__name__
 
 
+def _piece_result(future, client, futures) -> dict:
+    """A piece task's result; one that failed on its worker (a worker killed, a folder it
+    cannot write) ends the build with one line, the other pieces cancelled."""
+    try:
+        return future.result()
+    except TableError:
+        client.cancel(futures)
+        raise
+    except Exception as error:
+        client.cancel(futures)
+        raise TableError(f"a table piece failed on the cluster ({_first_line(error)}); "
+                         f"a rerun resumes") from None
+
+
 class DaskExecutor:
     """Pieces as tasks on the cluster at ``scheduler``; ``threads`` Numba threads per task.
     ``tasks`` records every task run: (level, distance, begin, end, worker)."""
@@ -184,12 +198,13 @@ class DaskExecutor:
                                           f"{run}")
                    for begin, end in ranges]
         for future in as_completed(futures):
-            result = future.result()
+            result = _piece_result(future, self.client, futures)
             values = read_piece(directory / result["name"], part.level, family, part.distance,
                                 result["begin"], result["end"])
             if values is None:
-                raise RuntimeError(f"piece {result['name']} is missing or damaged: do the "
-                                   f"workers share {directory}?")
+                self.client.cancel(futures)
+                raise TableError(f"piece {result['name']} is missing or damaged: do the "
+                                 f"workers share {directory}? (a rerun resumes)")
             self.tasks.append((part.level, part.distance, result["begin"], result["end"],
                                result["worker"]))
             yield result["begin"], values

@@ -2,15 +2,14 @@
 are proven as tasks and the values equal the single-process proof's."""
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 
 import pytest
 
 from solver.errors import InputError
 from solver.games.mancala import api
+from cluster_processes import cluster_with_a_changed_worker, free_port, wait_for_port
 from test_mancala_proof import press_ctrl_c_once_the_proof_listens
 
 distributed = pytest.importorskip("distributed")
@@ -72,63 +71,33 @@ def foreign_scheduler(tmp_path):
     stand_in = tmp_path / "elsewhere" / "solver"
     stand_in.mkdir(parents=True)
     (stand_in / "__init__.py").write_text("raise ImportError('not this solver')\n")
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, PYTHONPATH=str(stand_in.parent))
     scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
                                   "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
                                  cwd=stand_in.parent, env=env, stderr=subprocess.DEVNULL)
     try:
-        _wait_for_port(port)
+        wait_for_port(port)
         yield f"tcp://127.0.0.1:{port}"
     finally:
         scheduler.kill()
         scheduler.wait()
 
 
-def _cluster_with_a_changed_worker(tmp_path, changed_file: str, appended: str):
-    """A real scheduler and one worker that runs a copy of ``solver`` with ``appended`` added
-    to ``changed_file``; yields the scheduler's address once the worker is in."""
-    import shutil
-    from pathlib import Path
-    import solver
-    copy = tmp_path / "changed" / "solver"
-    shutil.copytree(Path(solver.__file__).parent, copy,
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    with open(copy / changed_file, "a") as changed:
-        changed.write(appended)
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
-                                  "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-                                 stderr=subprocess.DEVNULL)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
-                               "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
-                              cwd=copy.parent, stderr=subprocess.DEVNULL,
-                              env=dict(os.environ, PYTHONPATH=str(copy.parent)))
-    try:
-        _wait_for_port(port)
-        with distributed.Client(address, timeout=30) as client:
-            client.wait_for_workers(1, timeout=60)
-        yield address
-    finally:
-        for process in (worker, scheduler):
-            process.kill()
-            process.wait()
-
-
 @pytest.fixture
 def stale_worker_cluster(tmp_path):
     """A worker that runs older code (a comment more in one file), as a worker started before
     the code changed does."""
-    yield from _cluster_with_a_changed_worker(tmp_path, "errors.py", "# an older version\n")
+    yield from cluster_with_a_changed_worker(tmp_path, "solver", "errors.py",
+                                             "# an older version\n")
 
 
 @pytest.fixture
 def failing_worker_cluster(tmp_path):
     """A worker whose proof tasks fail, as on a worker that is killed or cannot read the
     tables."""
-    yield from _cluster_with_a_changed_worker(
-        tmp_path, "games/mancala/proof.py",
+    yield from cluster_with_a_changed_worker(
+        tmp_path, "solver", "games/mancala/proof.py",
         "\n\ndef prove_line(*args, **kwargs):\n    raise RuntimeError('the worker failed')\n")
 
 
@@ -149,22 +118,6 @@ def test_a_task_that_fails_on_its_worker_ends_the_proof_with_one_line(failing_wo
         with pytest.raises(InputError, match="a proof task failed on the cluster "
                                              r"\(RuntimeError: the worker failed\)"):
             proof.prove_game_on_cluster(client, rules, table_mb=16)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_for_port(port: int, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    raise TimeoutError(f"no scheduler on port {port} after {seconds} s")
 
 
 def test_a_cluster_started_in_another_environment_is_one_line_of_bad_input(foreign_scheduler):

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from cluster_processes import cluster_with_a_changed_worker
 from solver import tables as api
 from tables import distributed as table_cluster
 from tables.errors import TableError
@@ -82,3 +83,26 @@ def test_an_unreachable_scheduler_is_refused(tmp_path, monkeypatch):
         port = probe.getsockname()[1]
     with pytest.raises(TableError, match="cannot reach the Dask scheduler"):
         api.build(3, tmp_path, scheduler=f"tcp://127.0.0.1:{port}")
+
+
+@pytest.fixture
+def failing_worker_cluster(tmp_path):
+    """A worker whose table pieces fail, as on a worker that is killed or cannot write the
+    folder."""
+    yield from cluster_with_a_changed_worker(
+        tmp_path, "tables", "distributed.py",
+        "\n\ndef compute_piece(*args, **kwargs):\n    raise OSError('the worker failed')\n")
+
+
+def test_a_piece_that_fails_on_its_worker_ends_the_build_with_one_line(failing_worker_cluster,
+                                                                       tmp_path, monkeypatch):
+    """Sent straight to the cluster (the code check would refuse this worker first); the
+    levels built before stay, and a rerun elsewhere finishes the build."""
+    from distributed import Client
+    monkeypatch.setattr(table_cluster, "connect", lambda scheduler: Client(scheduler))
+    api.build(6, tmp_path)
+    with pytest.raises(TableError, match=r"a table piece failed on the cluster \(OSError: "
+                                         r"the worker failed\); a rerun resumes"):
+        api.build(8, tmp_path, scheduler=failing_worker_cluster)
+    assert api.build(8, tmp_path).loaded == [1, 2, 3, 4, 5, 6]
+
