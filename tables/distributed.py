@@ -153,18 +153,20 @@ def _first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text.splitlines()[0]}" if text else type(error).__name__
 
 
-def _piece_result(future, client, futures) -> dict:
-    """A piece task's result; one that failed on its worker (a worker killed, a folder it
-    cannot write) ends the build with one line, the other pieces cancelled."""
+def task_result(future, client, futures, what: str, hint: str = "",
+                passes: tuple[type[BaseException], ...] = (TableError,)):
+    """A finished task's result. A task that failed on its worker (a worker killed, a folder
+    it cannot read or write) cancels ``futures`` and ends the run with one line, a
+    ``TableError`` naming ``what`` failed (errors of the types ``passes``, already one line
+    for the user, go through as they are)."""
     try:
         return future.result()
-    except TableError:
+    except passes:
         client.cancel(futures)
         raise
     except Exception as error:
         client.cancel(futures)
-        raise TableError(f"a table piece failed on the cluster ({_first_line(error)}); "
-                         f"a rerun resumes") from None
+        raise TableError(f"{what} failed on the cluster ({_first_line(error)}){hint}") from None
 
 
 class DaskExecutor:
@@ -198,7 +200,8 @@ class DaskExecutor:
                                           f"{run}")
                    for begin, end in ranges]
         for future in as_completed(futures):
-            result = _piece_result(future, self.client, futures)
+            result = task_result(future, self.client, futures, "a table piece",
+                                 "; a rerun resumes")
             values = read_piece(directory / result["name"], part.level, family, part.distance,
                                 result["begin"], result["end"])
             if values is None:

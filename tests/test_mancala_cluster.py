@@ -10,6 +10,7 @@ import pytest
 from solver.errors import InputError
 from solver.games.mancala import api
 from cluster_processes import cluster_with_a_changed_worker, free_port, wait_for_port
+from test_cli import assert_one_line_error, run
 from test_mancala_proof import press_ctrl_c_once_the_proof_listens
 
 distributed = pytest.importorskip("distributed")
@@ -101,12 +102,15 @@ def failing_worker_cluster(tmp_path):
         "\n\ndef prove_line(*args, **kwargs):\n    raise RuntimeError('the worker failed')\n")
 
 
+def solve_small_game_on(scheduler: str):
+    """``solver solve mancala`` of Kalah(3,2) on the cluster at ``scheduler``, as a command."""
+    return run("solve", "mancala", "--pits", "3", "--stones", "2", "--no-tables",
+               "--scheduler", scheduler)
+
+
 def test_workers_running_other_code_are_one_line_of_bad_input(stale_worker_cluster):
-    done = subprocess.run([sys.executable, "-m", "solver", "solve", "mancala", "--pits", "3",
-                           "--stones", "2", "--no-tables", "--scheduler", stale_worker_cluster],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    done = solve_small_game_on(stale_worker_cluster)
+    assert_one_line_error(done)
     assert "1 of the 1 Dask workers" in done.stderr and "restart them" in done.stderr
 
 
@@ -121,11 +125,8 @@ def test_a_task_that_fails_on_its_worker_ends_the_proof_with_one_line(failing_wo
 
 
 def test_a_cluster_started_in_another_environment_is_one_line_of_bad_input(foreign_scheduler):
-    done = subprocess.run([sys.executable, "-m", "solver", "solve", "mancala", "--pits", "3",
-                           "--stones", "2", "--no-tables", "--scheduler", foreign_scheduler],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    done = solve_small_game_on(foreign_scheduler)
+    assert_one_line_error(done)
     assert "cannot run this program's tasks" in done.stderr and "not this solver" in done.stderr
 
 

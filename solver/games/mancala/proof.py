@@ -548,19 +548,16 @@ class _Workers:
 
 
 def _answer(future, client, pending: dict) -> dict:
-    """A finished task's result; a task that failed on its worker (a worker killed, a table
-    folder it cannot read) ends the proof with one line, the other tasks cancelled. What the
-    proof had proven is in its checkpoint, if it has one."""
+    """A finished task's result; a task that failed on its worker ends the proof with one line,
+    the other tasks cancelled (``tables.distributed.task_result``). What the proof had proven is
+    in its checkpoint, if it has one."""
+    from tables.distributed import task_result
+    from tables.errors import TableError
     try:
-        return future.result()
-    except InputError:
-        client.cancel(list(pending))
-        raise
-    except Exception as error:
-        client.cancel(list(pending))
-        text = " ".join(str(error).split()) or "no message"
-        raise InputError(f"a proof task failed on the cluster ({type(error).__name__}: "
-                         f"{text[:300]})") from None
+        return task_result(future, client, list(pending), "a proof task",
+                           passes=(InputError, TableError))
+    except TableError as error:
+        raise InputError(str(error)) from None
 
 
 def _bins(name: str) -> list[int]:
