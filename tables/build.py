@@ -50,9 +50,10 @@ import numpy as np
 from numba import prange, types
 
 from kernels import mancala as game
+from kernels._intrinsics import prefetch_item
 from kernels._jit import kernel, parallel_kernel
 from tables.index import BLOCK, HALF_SIZE, LEVEL_SIZE, PIT_LANES, level_offsets
-from tables.rank import level_index, stones_of, unrank_half
+from tables.rank import level_index, rank_half, stones_of, unrank_half
 
 STATE = game.STATE
 _BEST_START = -(1 << 20)  # below any value: the first move always improves on it
@@ -222,9 +223,10 @@ _RANGE_ARGS = (types.int64, types.int64, types.int64, types.int64, types.int64[:
 
 @kernel(types.void(*_RANGE_ARGS, types.uint64, types.int8[::1], types.int64[::1],
                    types.int8[::1]))
-def compute_range(m, level, begin, end, rectangles, first, words, ranks, config, data, offsets,
-                  out):
-    """Values of positions ``begin..end-1`` of a bucket (bucket order) into ``out[0:end-begin]``."""
+def compute_range_by_position(m, level, begin, end, rectangles, first, words, ranks, config,
+                              data, offsets, out):
+    """``compute_range`` one position at a time through ``position_value`` (``play`` and a
+    probe for every child): the plain retrograde step the tests hold the fast kernel to."""
     r = np.searchsorted(first, begin, side="right") - 1
     moves = np.empty(6, np.int64)
     for p in range(begin, end):
@@ -235,6 +237,231 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
         b = rectangles[r, B_LO] + (p - first[r]) % width
         state = (words[a] | config, words[b] | config)
         out[p - begin] = np.int8(position_value(state, data, offsets, moves))
+
+
+# --- the fast kernel: tiles of a rectangle ------------------------------------------------------
+#
+# In a rectangle the mover's side x runs down the rows and the other side y along the columns,
+# and every position has the same stone split (sx, sy). A move's child index is then a sum of a
+# part that depends on x only and a part that depends on y only, once the move's *slot* is known
+# from x (sowing k stones from pit p of m):
+#   STAY    k < m - p, last stone on an own pit that held stones: child (y, x'), same level
+#   LAND l  k < m - p, last stone on the own empty pit l: captures the facing pit of y (or, that
+#           pit empty and no capture_empty rule, a STAY)
+#   STORE   k = m - p: last stone in the store, the mover moves again: child (x', y)
+#   PAST j  m - p < k <= 2m - p: one stone banked, j = k - (m - p) sown into y's pits 0..j-1
+#   OTHER   more stones (the sowing comes round again): ``play`` and a probe, as the reference
+# A tile of TILE rows by TILE columns is worked out in two passes: each row once (``x_words``:
+# per pit lane, its slot and the x parts of its child's index) and each column once (``y_words``:
+# per slot, the y part of the child's index, what the move banks, and how the child's value
+# counts), then a position is one read of the table per move and a few adds.
+#
+#   x word:  slot (4 bits) | capture part << 4 (22 bits: rank(x'') of x' less its landing
+#            stone) | part << 26 (rank(x'), times the width of a row of the child for STORE;
+#            both fit for every level up to MAX_LEVEL: H(6, 48) < 2^22, H * H < 2^37)
+#   y word:  sign + 1 (2 bits) | captures << 2 | (gain + GAIN_ZERO) << 3 (11 bits) | base << 14
+#            the move is worth gain + sign * V(child), the child read at base + part (base +
+#            capture part if it captures); sign 0: the move ends the game, +1: the mover moves
+#            again, -1: the turn passes. No branch on them in the loop over positions: which
+#            kind comes next is as good as random there, and a mispredicted branch costs more
+#            than the arithmetic.
+
+TILE = 64
+AHEAD = 1            # columns: the reads of column j + AHEAD start while column j is computed
+EMPTY, STAY, STORE = 0, 1, 2
+PAST0 = 2            # PAST j is slot PAST0 + j, j = 1..6
+LAND0 = 9            # LAND l is slot LAND0 + l, l = 0..5
+OTHER = 15
+SLOTS = 16
+COUNTS_NOT, COUNTS_PLUS, COUNTS_MINUS, COUNTS_CAPTURE = 1, 2, 0, 4
+GAIN_ZERO = 1024
+_NO_MOVE = -1000     # the gain of no move: below every value
+_NONE = -128         # below every value (|V| <= 48), and an int8
+_CAPTURE_BITS = 22
+_CAPTURE_MASK = np.int64((1 << _CAPTURE_BITS) - 1)
+
+
+@kernel(types.int64(types.int64, types.int64, types.int64))
+def y_word(how, gain, base):
+    return how | ((gain + GAIN_ZERO) << 3) | (base << 14)
+
+
+@kernel(types.int64(types.int64, types.uint64, types.int64, types.int64[::1]))
+def x_words(m, x, store_width, words):
+    """Row side x: the x word of each of its moves into ``words`` (see above; an OTHER move
+    carries its pit lane as its part), returns how many; ``store_width``: a STORE child's row
+    width."""
+    n = 0
+    for p in range(m):
+        shift = np.uint64(8 * p)
+        k = np.int64((x >> shift) & np.uint64(0xFF))
+        if k == 0:
+            continue
+        n += 1
+        if k > 2 * m - p:
+            words[n - 1] = OTHER | (p << 26)
+            continue
+        own = min(k, m - 1 - p)         # stones sown into the pits after p
+        after = x - (np.uint64(k) << shift) + (game.PIT_ONES[own] << np.uint64(8 * (p + 1)))
+        part = rank_half(after, m)
+        if k < m - p:
+            landing = p + k
+            if (x >> np.uint64(8 * landing)) & np.uint64(0xFF) == 0:
+                without = rank_half(after - (np.uint64(1) << np.uint64(8 * landing)), m)
+                words[n - 1] = (LAND0 + landing) | (without << 4) | (part << 26)
+            else:
+                words[n - 1] = STAY | (part << 26)
+        elif k == m - p:
+            words[n - 1] = STORE | (part * store_width << 26)
+        else:
+            words[n - 1] = (PAST0 + k - (m - p)) | (part << 26)
+    return n
+
+
+@kernel(types.uint64(types.int64, types.int64))
+def child_at(x_word, y_word_):
+    """Where in ``data`` the child of a move (its x word, the y word of its slot) lies."""
+    part = x_word >> 26
+    captures = -((y_word_ >> 2) & 1)
+    part ^= (part ^ ((x_word >> 4) & _CAPTURE_MASK)) & captures
+    return np.uint64((y_word_ >> 14) + part)
+
+
+@kernel(types.void(types.int64, types.int64, types.int64, types.uint64, types.int64,
+                   types.boolean, types.int64[::1], types.int64[::1]))
+def y_words(m, level, sx, y, rank_y, capture_empty, offsets, words):
+    """Column side y (``sx`` stones on the mover's side, the rest of ``level`` on y's): the y
+    word of every slot (see above)."""
+    sy = level - sx
+    same_row = offsets[level + 1] + BLOCK[m, level, sy] + rank_y * HALF_SIZE[m, sx]
+    words[EMPTY] = y_word(COUNTS_NOT, _NO_MOVE, 0)
+    words[OTHER] = y_word(COUNTS_NOT, _NO_MOVE, 0)     # done apart: ``other_move``
+    words[STAY] = y_word(COUNTS_MINUS, 0, same_row)
+    if sx == 1:   # the last stone banked: the other side sweeps his
+        words[STORE] = y_word(COUNTS_NOT, 1 - sy, 0)
+    else:
+        words[STORE] = y_word(COUNTS_PLUS, 1,
+                              offsets[level] + BLOCK[m, level - 1, sx - 1] + rank_y)
+    for j in range(1, m + 1):
+        left_x = sx - 1 - j
+        if left_x <= 0:    # (< 0: no side of sx stones has this move)
+            words[PAST0 + j] = y_word(COUNTS_NOT, 1 - sy - j, 0)
+        else:
+            grown = y + game.PIT_ONES[j]
+            words[PAST0 + j] = y_word(COUNTS_MINUS, 1, offsets[level]
+                                      + BLOCK[m, level - 1, sy + j]
+                                      + rank_half(grown, m) * HALF_SIZE[m, left_x])
+    for landing in range(m):
+        facing_shift = np.uint64(8 * (m - 1 - landing))
+        facing = np.int64((y >> facing_shift) & np.uint64(0xFF))
+        left_x = sx - 1
+        left_y = sy - facing
+        if facing == 0 and not capture_empty:
+            words[LAND0 + landing] = words[STAY]
+        elif left_x == 0 or left_y == 0:
+            words[LAND0 + landing] = y_word(COUNTS_NOT, facing + 1 + left_x - left_y, 0)
+        else:
+            to = level - facing - 1
+            taken = y - (np.uint64(facing) << facing_shift)
+            words[LAND0 + landing] = y_word(COUNTS_MINUS | COUNTS_CAPTURE, facing + 1,
+                                            offsets[to + 1] + BLOCK[m, to, left_y]
+                                            + rank_half(taken, m) * HALF_SIZE[m, left_x])
+
+
+@kernel(types.int64(types.uint64, types.uint64, types.int64, types.int8[::1],
+                    types.int64[::1]))
+def other_move(x, y, lane, data, offsets):
+    """gain +- V(child) of a move whose sowing comes round again (``play`` and a probe)."""
+    child, info = game.play((x, y), lane)
+    value = (info >> game.GAIN_SHIFT) - game.GAIN_BIAS
+    if not info & game.GAME_OVER:
+        later = table_value(child, data, offsets)
+        value += later if info & game.EXTRA_TURN else -later
+    return value
+
+
+@kernel(types.void(*_RANGE_ARGS, types.uint64, types.int8[::1], types.int64[::1],
+                   types.int8[::1]))
+def compute_range(m, level, begin, end, rectangles, first, words, ranks, config, data, offsets,
+                  out):
+    """Values of positions ``begin..end-1`` of a bucket (bucket order) into ``out[0:end-begin]``:
+    ``position_value`` of each, a tile at a time (see the slots above)."""
+    capture_empty = (config & game.CAPTURE_EMPTY_BIT) != 0
+    xw = np.zeros(TILE * 8, np.int64)
+    moves = np.zeros(TILE, np.int64)
+    yw = np.zeros(TILE * SLOTS, np.int64)
+    r = np.searchsorted(first, begin, side="right") - 1
+    p = begin
+    while p < end:
+        while p >= first[r + 1]:
+            r += 1
+        # The positions p..stop-1 of rectangle r: rows row0..row1, columns 0..width-1 (the first
+        # row from col0, the last up to col1).
+        stop = min(end, first[r + 1])
+        width = rectangles[r, B_HI] - rectangles[r, B_LO]
+        row0, col0 = divmod(p - first[r], width)
+        row1, col1 = divmod(stop - 1 - first[r], width)
+        sx = rectangles[r, MOVER_STONES]
+        sy = level - sx
+        a_lo = rectangles[r, A_LO]
+        b_lo = rectangles[r, B_LO]
+        if sx == 0 or sy == 0:        # a side without stones: the game is over, V = the sweep
+            out[p - begin:stop - begin] = sx - sy
+            p = stop
+            continue
+        for tile_row in range(row0, row1 + 1, TILE):
+            rows = min(TILE, row1 + 1 - tile_row)
+            others = 0
+            for i in range(rows):
+                moves[i] = x_words(m, words[a_lo + tile_row + i], HALF_SIZE[m, sy],
+                                   xw[8 * i:8 * i + 8])
+                for k in range(moves[i]):
+                    others += (xw[8 * i + k] & 15) == OTHER
+            low = col0 if tile_row == row0 else 0
+            high = col1 + 1 if tile_row + rows - 1 == row1 else width
+            for tile_col in range(low if rows == 1 else 0, high if rows == 1 else width, TILE):
+                cols = min(TILE, width - tile_col)
+                for j in range(cols):
+                    b = b_lo + tile_col + j
+                    y_words(m, level, sx, words[b], ranks[b], capture_empty, offsets,
+                            yw[SLOTS * j:SLOTS * j + SLOTS])
+                for j in range(cols):
+                    column = tile_col + j
+                    if j + AHEAD < cols:    # start the reads of a later column (memory-bound)
+                        for i in range(rows):
+                            for k in range(moves[i]):
+                                x_word = xw[8 * i + k]
+                                y_word_ = yw[SLOTS * (j + AHEAD) + (x_word & 15)]
+                                prefetch_item(data, child_at(x_word, y_word_))
+                    for i in range(rows):
+                        row = tile_row + i
+                        if (row == row0 and column < col0) or (row == row1 and column > col1):
+                            continue
+                        best = np.int64(_NONE)
+                        for k in range(moves[i]):
+                            x_word = xw[8 * i + k]
+                            y_word_ = yw[SLOTS * j + (x_word & 15)]
+                            read = np.int64(data[child_at(x_word, y_word_)])
+                            best = max(best, ((y_word_ >> 3) & 2047) - GAIN_ZERO
+                                       + ((y_word_ & 3) - 1) * read)
+                        out[first[r] + row * width + column - begin] = np.int8(best)
+                if others:   # moves that sow round again, apart: a call in the loop above slows it
+                    for i in range(rows):
+                        row = tile_row + i
+                        for j in range(cols):
+                            column = tile_col + j
+                            if (row == row0 and column < col0) or (row == row1 and column > col1):
+                                continue
+                            at = first[r] + row * width + column - begin
+                            best = np.int64(out[at])
+                            for k in range(moves[i]):
+                                if (xw[8 * i + k] & 15) == OTHER:
+                                    best = max(best, other_move(words[a_lo + row] | config,
+                                                                words[b_lo + column] | config,
+                                                                xw[8 * i + k] >> 26, data,
+                                                                offsets))
+                            out[at] = np.int8(best)
+        p = stop
 
 
 @parallel_kernel(types.void(*_RANGE_ARGS, types.uint64, types.int8[::1], types.int64[::1],

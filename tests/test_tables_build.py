@@ -157,6 +157,46 @@ def test_one_piece_of_a_bucket_is_computed_alone_from_the_earlier_buckets(small_
     assert np.array_equal(rebuilt[placed], whole[placed])
 
 
+def reference_range(part, begin, end, capture_empty, data, offsets):
+    """Positions begin..end-1 of a bucket, one at a time through ``position_value``."""
+    halves = build.half_tables(part.pits, part.level)
+    out = np.empty(end - begin, np.int8)
+    build.compute_range_by_position(part.pits, part.level, begin, end, part.rectangles,
+                                    part.first, halves.words, halves.ranks,
+                                    build.config_word(capture_empty, part.pits), data, offsets,
+                                    out)
+    return out
+
+
+@pytest.mark.parametrize("pits, top", [(1, 24), (2, 16), (3, 12), (4, 10), (5, 9), (6, 9)])
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_the_tiled_kernel_equals_the_retrograde_step_on_every_position(pits, top, capture_empty,
+                                                                       rng):
+    """Every bucket whole, and random ranges of it that start and end inside a row or a tile,
+    against ``position_value`` (``play`` and a probe per child) on the same lower levels."""
+    tables = build.build_in_memory(top, capture_empty, pits)
+    for level in range(1, top + 1):
+        offsets = build.probe_offsets(pits, tables.starts[:level + 1])
+        for distance in build.distances(pits, level):
+            part = build.bucket(pits, level, distance)
+            ranges = [(0, part.size)] + [sorted(rng.randrange(part.size + 1) for _ in range(2))
+                                         for _ in range(3)]
+            for begin, end in ranges:
+                assert np.array_equal(
+                    build.compute(part, begin, end, capture_empty, tables.data, offsets),
+                    reference_range(part, begin, end, capture_empty, tables.data, offsets)), \
+                    (level, distance, begin, end)
+
+
+def test_the_tile_words_hold_the_ranks_of_every_level_the_index_covers():
+    """x words keep a capture rank in 22 bits and a STORE part (a rank times a row width) in
+    the 37 bits above bit 26, up to the index's last level."""
+    h = index.HALF_SIZE
+    assert h[6, index.MAX_LEVEL] < 2 ** build._CAPTURE_BITS
+    assert max((h[6, s - 1] - 1) * h[6, level - s] for level in range(2, index.MAX_LEVEL + 1)
+               for s in range(2, level)) < 2 ** 37
+
+
 def test_progress_reports_every_bucket_up_to_the_level_size():
     calls = []
     build.build_in_memory(6, progress=lambda level, done, total: calls.append((level, done, total)))
