@@ -239,6 +239,22 @@ def compute_range_by_position(m, level, begin, end, rectangles, first, words, ra
         out[p - begin] = np.int8(position_value(state, data, offsets, moves))
 
 
+@kernel(types.void(*_RANGE_ARGS, types.int8[::1], types.int8[::1]))
+def scatter_range(m, level, begin, end, rectangles, first, words, ranks, values, current):
+    """Put ``values`` (positions ``begin..end-1`` of a bucket, bucket order) at their places in
+    ``current`` (the level, index order)."""
+    r = np.searchsorted(first, begin, side="right") - 1
+    for p in range(begin, end):
+        while p >= first[r + 1]:
+            r += 1
+        width = rectangles[r, B_HI] - rectangles[r, B_LO]
+        a = rectangles[r, A_LO] + (p - first[r]) // width
+        b = rectangles[r, B_LO] + (p - first[r]) % width
+        s = rectangles[r, MOVER_STONES]
+        current[BLOCK[m, level, s] + ranks[a] * HALF_SIZE[m, level - s] + ranks[b]] = \
+            values[p - begin]
+
+
 # --- the fast kernel: tiles of a rectangle ------------------------------------------------------
 #
 # In a rectangle the mover's side x runs down the rows and the other side y along the columns,
@@ -381,12 +397,16 @@ def other_move(x, y, lane, data, offsets):
 
 
 @kernel(types.void(*_RANGE_ARGS, types.uint64, types.int8[::1], types.int64[::1],
-                   types.int8[::1]))
+                   types.int8[::1], types.int8[::1]))
 def compute_range(m, level, begin, end, rectangles, first, words, ranks, config, data, offsets,
-                  out):
+                  out, current):
     """Values of positions ``begin..end-1`` of a bucket (bucket order) into ``out[0:end-begin]``:
-    ``position_value`` of each, a tile at a time (see the slots above)."""
+    ``position_value`` of each, a tile at a time (see the slots above). Unless ``current`` is
+    empty, each value also goes to its place in it (the level, index order): what
+    ``scatter_range`` does, here while the value is at hand."""
     capture_empty = (config & game.CAPTURE_EMPTY_BIT) != 0
+    places = current.size > 0
+    place_row = np.zeros(TILE, np.int64)
     xw = np.zeros(TILE * 8, np.int64)
     moves = np.zeros(TILE, np.int64)
     yw = np.zeros(TILE * SLOTS, np.int64)
@@ -407,6 +427,9 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
         b_lo = rectangles[r, B_LO]
         if sx == 0 or sy == 0:        # a side without stones: the game is over, V = the sweep
             out[p - begin:stop - begin] = sx - sy
+            if places:
+                scatter_range(m, level, p, stop, rectangles, first, words, ranks,
+                              out[p - begin:stop - begin], current)
             p = stop
             continue
         for tile_row in range(row0, row1 + 1, TILE):
@@ -415,6 +438,7 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
             for i in range(rows):
                 moves[i] = x_words(m, words[a_lo + tile_row + i], HALF_SIZE[m, sy],
                                    xw[8 * i:8 * i + 8])
+                place_row[i] = BLOCK[m, level, sx] + ranks[a_lo + tile_row + i] * HALF_SIZE[m, sy]
                 for k in range(moves[i]):
                     others += (xw[8 * i + k] & 15) == OTHER
             low = col0 if tile_row == row0 else 0
@@ -445,6 +469,8 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
                             best = max(best, ((y_word_ >> 3) & 2047) - GAIN_ZERO
                                        + ((y_word_ & 3) - 1) * read)
                         out[first[r] + row * width + column - begin] = np.int8(best)
+                        if places:
+                            current[place_row[i] + ranks[b_lo + column]] = np.int8(best)
                 if others:   # moves that sow round again, apart: a call in the loop above slows it
                     for i in range(rows):
                         row = tile_row + i
@@ -461,59 +487,51 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
                                                                 xw[8 * i + k] >> 26, data,
                                                                 offsets))
                             out[at] = np.int8(best)
+                            if places:
+                                current[place_row[i] + ranks[b_lo + column]] = np.int8(best)
         p = stop
 
 
 @parallel_kernel(types.void(*_RANGE_ARGS, types.uint64, types.int8[::1], types.int64[::1],
-                            types.int8[::1], types.int64))
+                            types.int8[::1], types.int8[::1], types.int64))
 def compute_range_parallel(m, level, begin, end, rectangles, first, words, ranks, config, data,
-                           offsets, out, serial_limit):
+                           offsets, out, current, serial_limit):
     """``compute_range`` as equal slices on every thread (ranges up to ``serial_limit``
     positions in this thread)."""
     total = end - begin
     if total <= serial_limit:
         compute_range(m, level, begin, end, rectangles, first, words, ranks, config, data,
-                      offsets, out)
+                      offsets, out, current)
         return
     slices = min(_MAX_SLICES, (total + _MIN_SLICE - 1) // _MIN_SLICE)
     for j in prange(slices):
         lo = begin + total * j // slices
         hi = begin + total * (j + 1) // slices
         compute_range(m, level, lo, hi, rectangles, first, words, ranks, config, data, offsets,
-                      out[lo - begin:hi - begin])
-
-
-@kernel(types.void(*_RANGE_ARGS, types.int8[::1], types.int8[::1]))
-def scatter_range(m, level, begin, end, rectangles, first, words, ranks, values, current):
-    """Put ``values`` (positions ``begin..end-1`` of a bucket, bucket order) at their places in
-    ``current`` (the level, index order)."""
-    r = np.searchsorted(first, begin, side="right") - 1
-    for p in range(begin, end):
-        while p >= first[r + 1]:
-            r += 1
-        width = rectangles[r, B_HI] - rectangles[r, B_LO]
-        a = rectangles[r, A_LO] + (p - first[r]) // width
-        b = rectangles[r, B_LO] + (p - first[r]) % width
-        s = rectangles[r, MOVER_STONES]
-        current[BLOCK[m, level, s] + ranks[a] * HALF_SIZE[m, level - s] + ranks[b]] = \
-            values[p - begin]
+                      out[lo - begin:hi - begin], current)
 
 
 def compute(part: Bucket, begin: int, end: int, capture_empty: bool, data: np.ndarray,
-            offsets: np.ndarray, serial_limit: int = _SERIAL_LIMIT) -> np.ndarray:
+            offsets: np.ndarray, serial_limit: int = _SERIAL_LIMIT,
+            current: np.ndarray | None = None) -> np.ndarray:
     """int8[end - begin]: the values of positions begin..end-1 of the bucket (all threads;
     ranges up to ``serial_limit`` positions in this thread: waking the pool costs more than it
-    saves, and far more when other processes share the cores)."""
+    saves, and far more when other processes share the cores). With ``current`` (the level),
+    they are also placed there, as ``scatter`` would."""
     check_layout(part.pits, part.level, data, offsets)
     if not 0 <= begin <= end <= part.size:
         raise ValueError(f"positions {begin}..{end} are not in a bucket of {part.size}")
+    if current is None:
+        current = np.empty(0, np.int8)
+    elif current.size != LEVEL_SIZE[part.pits, part.level]:
+        raise ValueError("the level does not fit the bucket")
     halves = half_tables(part.pits, part.level)
     out = np.empty(end - begin, np.int8)
     previous_chunk = numba.set_parallel_chunksize(1)  # slices handed out one at a time
     try:
         compute_range_parallel(part.pits, part.level, begin, end, part.rectangles, part.first,
                                halves.words, halves.ranks, config_word(capture_empty, part.pits),
-                               data, offsets, out, serial_limit)
+                               data, offsets, out, current, serial_limit)
     finally:
         numba.set_parallel_chunksize(previous_chunk)
     return out
@@ -571,7 +589,7 @@ def build_in_memory(max_level: int, capture_empty: bool = True, pits: int = 6,
         done = 0
         for distance in distances(pits, level):
             part = bucket(pits, level, distance)
-            scatter(part, 0, compute(part, 0, part.size, capture_empty, data, offsets), current)
+            compute(part, 0, part.size, capture_empty, data, offsets, current=current)
             done += part.size
             if progress is not None:
                 progress(level, done, int(LEVEL_SIZE[pits, level]))

@@ -173,6 +173,8 @@ class DaskExecutor:
     """Pieces as tasks on the cluster at ``scheduler``; ``threads`` Numba threads per task.
     ``tasks`` records every task run: (level, distance, begin, end, worker)."""
 
+    places_values = False   # the client puts each piece's values in the level
+
     def __init__(self, scheduler: str, threads: int | None = None):
         self.scheduler, self.threads = scheduler, threads
         self.tasks: list[tuple] = []

@@ -201,8 +201,11 @@ def split(begin: int, end: int, size: int) -> list[tuple[int, int]]:
 # --- executors -----------------------------------------------------------------------------------
 
 class LocalExecutor:
-    """Pieces computed in this process on every thread (Numba ``prange``); each piece of at
-    least ``persist`` positions is also written to its file, so a rerun resumes from it."""
+    """Pieces computed in this process on every thread (Numba ``prange``) and put in place in
+    the level as they are computed; each piece of at least ``persist`` positions is also
+    written to its file, so a rerun resumes from it."""
+
+    places_values = True   # run() leaves each value at its place in the level
 
     def __init__(self, threads: int | None = None, piece: int = LOCAL_PIECE,
                  persist: int | None = None):
@@ -225,13 +228,14 @@ class LocalExecutor:
             ranges: list[tuple[int, int]], mapping: MappedLevels, budget: MemoryBudget
             ) -> Iterator[tuple[int, np.ndarray]]:
         step = budget.positions_between_checks()
+        current = mapping.level(part.level, family.size(part.level))
         for begin, end in ranges:
             # Step by step, the budget checked in between: the children of even a few
             # thousand positions are spread over every page of the levels below.
             values = np.concatenate([
                 _checked(budget, mapping, builder.compute(
                     part, lo, hi, family.capture_empty, mapping.data, mapping.offsets,
-                    serial_limit=min(step // 2, 1 << 16)))
+                    serial_limit=min(step // 2, 1 << 16), current=current))
                 for lo, hi in split(begin, end, step)] or [np.empty(0, np.int8)])
             if len(values) >= self.persist:
                 write_piece(directory, part.level, family, part.distance, begin, values)
@@ -302,7 +306,8 @@ def _build_level(directory, family, level, executor, meter, budget, report) -> N
         done += resumed
         ranges = [r for lo, hi in gaps for r in split(lo, hi, executor.piece_size(part.size))]
         for begin, values in executor.run(directory, family, part, ranges, mapping, budget):
-            builder.scatter(part, begin, values, current)
+            if not executor.places_values:
+                builder.scatter(part, begin, values, current)
             done += len(values)
             report.positions += len(values)
             report.pieces += 1
