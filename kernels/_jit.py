@@ -6,8 +6,28 @@ compiled for explicit signatures whose function parameters are ``numba.types.Fun
 a cached kernel typed on a plain dispatcher argument misses the cache in every new process
 (DESIGN.md, measured with Numba 0.68.1).
 """
+import sys
+
 import numba
 from numba import types
+
+
+def _import_arraymath_without_scipy() -> None:
+    """Numba's first compile or cache load imports ``numba.np.arraymath``, whose BLAS probe
+    imports ``scipy.linalg`` (0.3 s of every command's start here) only to choose how ``np.dot``
+    of float arrays runs; no kernel here multiplies float arrays (without the probe ``np.dot``
+    runs a plain loop, same results). So import it with ``scipy.linalg`` hidden, unless it is
+    already loaded, and unhide it: a later ``import scipy.linalg`` works as usual."""
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # makes ``import scipy.linalg...`` raise ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg"]
+
+
+_import_arraymath_without_scipy()
 
 # fastmath is off on purpose: kernels work on integers, and exact results are the contract.
 _FLAGS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
