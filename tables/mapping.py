@@ -121,10 +121,17 @@ class MappedLevels:
             _libc.munmap(base, self.length)
 
 
+_statm: tuple[int, int] | None = None   # (pid, descriptor of its /proc/self/statm)
+
+
 def resident_bytes() -> int:
-    """This process's resident memory now (anonymous and mapped file pages)."""
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * PAGE
+    """This process's resident memory now (anonymous and mapped file pages). The file stays
+    open (a build asks thousands of times; opening it each time cost more than reading), and
+    is opened again in a forked child, whose /proc/self is another file."""
+    global _statm
+    if _statm is None or _statm[0] != os.getpid():
+        _statm = (os.getpid(), os.open("/proc/self/statm", os.O_RDONLY))
+    return int(os.pread(_statm[1], 128, 0).split()[1]) * PAGE
 
 
 def physical_bytes() -> int | None:
