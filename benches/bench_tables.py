@@ -8,6 +8,8 @@
     python -m benches.bench_tables --cluster-spread 8 --max-stones 14 --dir /tmp/spread
         # a LocalCluster of 8 one-thread workers: tasks per worker and task sizes per level
     python -m benches.bench_tables --plan 32 --max-stones 28   # tasks per bucket for 32 workers
+    python -m benches.bench_tables --kernels 16 [--repeats 7]
+        # one level's compute, one thread: the tiled kernel against the per-position step
 
 Rates are positions per second; ``per_thread`` divides by the Numba threads used. Compile time
 is excluded (kernels are compiled with explicit signatures at import, or loaded from the cache).
@@ -216,6 +218,52 @@ def show_plan(workers: int, level: int) -> None:
 
 # --- the long builds, as a script ----------------------------------------------------------------
 
+def compare_kernels(level: int, repeats: int, capture_empty: bool = True) -> None:
+    """ns per position of one level's compute (every bucket, from the levels below built in
+    memory), one thread: ``build.compute_range`` (the tiled kernel the builds run) against
+    ``build.compute_range_by_position`` (``position_value``, ``play`` and a probe per child),
+    interleaved; the two must agree on every position."""
+    previous = build.get_threads()
+    build.set_threads(1)
+    tables = build.build_in_memory(level, capture_empty)
+    offsets = build.probe_offsets(6, tables.starts[:level + 1])
+    parts = [build.bucket(6, level, d) for d in build.distances(6, level)]
+    config = build.config_word(capture_empty)
+
+    def tiled(part, out):
+        halves = build.half_tables(6, level)
+        build.compute_range(6, level, 0, part.size, part.rectangles, part.first, halves.words,
+                            halves.ranks, config, tables.data, offsets, out,
+                            np.empty(0, np.int8))
+
+    def by_position(part, out):
+        halves = build.half_tables(6, level)
+        build.compute_range_by_position(6, level, 0, part.size, part.rectangles, part.first,
+                                        halves.words, halves.ranks, config, tables.data, offsets,
+                                        out)
+
+    kernels = {"tiled": tiled, "by position": by_position}
+    outs = {name: [np.empty(p.size, np.int8) for p in parts] for name in kernels}
+    seconds = {name: [] for name in kernels}
+    positions = sum(p.size for p in parts)
+    for _ in range(repeats):
+        for name, run in kernels.items():
+            start = time.perf_counter()
+            for part, out in zip(parts, outs[name]):
+                run(part, out)
+            seconds[name].append(time.perf_counter() - start)
+    build.set_threads(previous)
+    agree = all(np.array_equal(a, b) for a, b in zip(outs["tiled"], outs["by position"]))
+    print(f"level {level} ({positions:,} positions, capture_empty={capture_empty}), one thread, "
+          f"medians of {repeats} interleaved runs; values agree: {agree}")
+    for name, times in seconds.items():
+        median = float(np.median(times))
+        print(f"  {name:>12}: {median / positions * 1e9:6.1f} ns per position  "
+              f"({' '.join(f'{t:.2f}' for t in times)} s)")
+    ratio = np.median(seconds["by position"]) / np.median(seconds["tiled"])
+    print(f"  tiled is {ratio:.2f}x faster")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description="Build the tables to files, printing progress "
                                      "and the final rate (tables.api.build).")
@@ -232,7 +280,13 @@ def main(argv=None) -> None:
     parser.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
     parser.add_argument("--workers", type=int)
     parser.add_argument("--scheduler")
+    parser.add_argument("--kernels", type=int, metavar="LEVEL",
+                        help="time LEVEL's compute: tiled kernel against the per-position step")
+    parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args(argv)
+    if args.kernels:
+        compare_kernels(args.kernels, args.repeats, args.capture_empty)
+        return
     if args.entry_size:
         entry_size(args.dir)
         return
