@@ -37,8 +37,14 @@ rectangle is two index ranges; bucket order runs through the rectangles, each ro
 Where values are read (``data``, ``offsets``, the layout of ``tables.probe``): every lower level
 and the level being built, each anywhere in one int8 array (memory-mapped files in a build).
 
-The rules come from ``kernels.mancala`` only (``legal_moves``, ``play``, ``score``): nothing here
-re-implements sowing, capturing or the end of the game.
+Where the rules come from. The retrograde step of one position, ``position_value``, takes them
+from ``kernels.mancala`` only (``legal_moves``, ``play``, ``score``); ``verify`` and the tests use
+it. The build's kernel, ``compute_range``, works a tile of positions at a time and so derives
+what the common moves do (sowing along the mover's own side, the store, a capture, a few stones
+sown past the store) from the pit counts itself, in ``x_words`` and ``y_words``; moves that sow
+round the board still go through ``play``. The tests hold it to ``position_value`` on every
+position of small levels of every board, both rules (``compute_range_by_position``), and
+``benches/recompute_tables.py`` to stored tables up to 30 stones.
 """
 from __future__ import annotations
 
