@@ -227,8 +227,7 @@ _RANGE_ARGS = (types.int64, types.int64, types.int64, types.int64, types.int64[:
                types.int64[::1], types.uint64[::1], types.int64[::1])
 
 
-@kernel(types.void(*_RANGE_ARGS, types.uint64, types.int8[::1], types.int64[::1],
-                   types.int8[::1]))
+@kernel()
 def compute_range_by_position(m, level, begin, end, rectangles, first, words, ranks, config,
                               data, offsets, out):
     """``compute_range`` one position at a time through ``position_value`` (``play`` and a
@@ -303,12 +302,12 @@ _CAPTURE_BITS = 22
 _CAPTURE_MASK = np.int64((1 << _CAPTURE_BITS) - 1)
 
 
-@kernel(types.int64(types.int64, types.int64, types.int64))
+@kernel()
 def y_word(how, gain, base):
     return how | ((gain + GAIN_ZERO) << 3) | (base << 14)
 
 
-@kernel(types.int64(types.int64, types.uint64, types.int64, types.int64[::1]))
+@kernel()
 def x_words(m, x, store_width, words):
     """Row side x: the x word of each of its moves into ``words`` (see above; an OTHER move
     carries its pit lane as its part), returns how many; ``store_width``: a STORE child's row
@@ -340,7 +339,7 @@ def x_words(m, x, store_width, words):
     return n
 
 
-@kernel(types.uint64(types.int64, types.int64))
+@kernel()
 def child_at(x_word, y_word_):
     """Where in ``data`` the child of a move (its x word, the y word of its slot) lies."""
     part = x_word >> 26
@@ -349,8 +348,7 @@ def child_at(x_word, y_word_):
     return np.uint64((y_word_ >> 14) + part)
 
 
-@kernel(types.void(types.int64, types.int64, types.int64, types.uint64, types.int64,
-                   types.boolean, types.int64[::1], types.int64[::1]))
+@kernel()
 def y_words(m, level, sx, y, rank_y, capture_empty, offsets, words):
     """Column side y (``sx`` stones on the mover's side, the rest of ``level`` on y's): the y
     word of every slot (see above)."""
@@ -390,8 +388,7 @@ def y_words(m, level, sx, y, rank_y, capture_empty, offsets, words):
                                             + rank_half(taken, m) * HALF_SIZE[m, left_x])
 
 
-@kernel(types.int64(types.uint64, types.uint64, types.int64, types.int8[::1],
-                    types.int64[::1]))
+@kernel()
 def other_move(x, y, lane, data, offsets):
     """gain +- V(child) of a move whose sowing comes round again (``play`` and a probe)."""
     child, info = game.play((x, y), lane)
