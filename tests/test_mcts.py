@@ -150,6 +150,32 @@ def test_batches_grow_the_same_tree_as_one_call():
         assert np.array_equal(a[:used], b[:used], equal_nan=True)
 
 
+def test_a_node_joins_the_tree_on_the_second_visit_of_its_edge():
+    """An edge tried once has no node (its row in the parent holds all a node visited once
+    would); from its second visit it has one, which counts the first visit too, so the search
+    is the one that adds a node at the first visit."""
+    game, state = mcts_game(), mcts_state(reference.new_game(reference.Rules()))
+    run = mcts.bind_kernel(game, state, mcts.DEFAULT_C, solver=False)
+    tree = mcts.Tree(20_001, 2, 6, seed=4)
+    run(tree, 20_000)
+    used = int(tree.meta[k.NODES])
+    expanded = tree.nodes[:used, k.MOVES] > 0
+    visits = tree.edges[:used, k.EDGE_VISITS][expanded]
+    child = tree.edges[:used, k.CHILD][expanded]
+    opened = np.arange(6)[None, :] < tree.nodes[:used, k.MOVES][expanded][:, None]
+    assert np.all(child[opened & (visits == 1)] == -1)
+    assert np.all(child[opened & (visits >= 2)] >= 0)        # the tree never filled up
+    assert int(tree.meta[k.FULL]) == 0
+    counts = np.maximum(tree.nodes[:used, k.MOVES], 0)
+    parents, slots = np.nonzero((np.arange(6)[None, :] < counts[:, None])
+                                & (tree.edges[:used, k.CHILD] >= 0))
+    children = tree.edges[:used, k.CHILD][parents, slots]
+    assert sorted(children) == list(range(1, used))
+    assert np.array_equal(tree.nodes[children, k.NODE_VISITS],
+                          tree.edges[parents, k.EDGE_VISITS, slots])
+    assert used < 20_000 / 2   # most edges are tried once
+
+
 def test_a_time_budget_stops_near_the_deadline():
     found = mcts_best_move(seconds=0.3, seed=1)
     assert found.simulations > 1000
