@@ -48,7 +48,6 @@ position of small levels of every board, both rules (``compute_range_by_position
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 import numba
@@ -135,9 +134,19 @@ def _half_tables(m, max_stones):
     return words, ranks, start
 
 
-@lru_cache(maxsize=4)
+_largest_half_tables: dict[int, tuple[int, HalfTables]] = {}
+
+
 def half_tables(pits: int, max_stones: int) -> HalfTables:
-    return HalfTables(*_half_tables(pits, max_stones))
+    """The sides of up to ``max_stones`` stones, or of more: the tables of a larger count list
+    the same sides at the same places for every s <= max_stones (groups by s come in order, so a
+    smaller table is a prefix of a larger one), so the largest computed so far serves every
+    smaller count. A build asks for its top level first and computes them once."""
+    largest = _largest_half_tables.get(pits)
+    if largest is None or largest[0] < max_stones:
+        largest = (max_stones, HalfTables(*_half_tables(pits, max_stones)))
+        _largest_half_tables[pits] = largest
+    return largest[1]
 
 
 # --- one position --------------------------------------------------------------------------------
@@ -585,6 +594,7 @@ def build_in_memory(max_level: int, capture_empty: bool = True, pits: int = 6,
     """Every level 0..max_level in one int8 array, bucket after bucket. ``progress(level, done,
     total)`` after every bucket. No files: for tests and benches."""
     starts = level_offsets(max_level, pits)
+    half_tables(pits, max_level)          # once, for every level (see half_tables)
     data = np.zeros(starts[-1], np.int8)  # level 0 (all pits empty) is worth 0
     for level in range(1, max_level + 1):
         offsets = probe_offsets(pits, starts[:level + 1])
