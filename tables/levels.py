@@ -18,7 +18,9 @@ levels (``tables.mapping``), so the build's memory is bounded by its ``MemoryBud
 the table size. A rerun after an interruption at any moment (even kill -9) re-creates the
 working file, scatters every piece whose checksum holds, computes only what no piece covers,
 and so resumes from the last finished piece. When the last bucket is done the working file gets
-its real header, is fsynced and renamed to the level file, and the pieces are removed. The
+its real header, is fsynced and renamed to the level file, and the pieces are removed (the
+folder itself is fsynced once, when the build ends: a rename lost to a power cut before that
+only means the level is built again). The
 values do not depend on how the level was cut into pieces, so a resumed, a local and a
 distributed build write byte-identical level files.
 """
@@ -259,6 +261,8 @@ def build_levels(max_level: int, directory: Path, family: Family, executor,
     report = BuildReport(directory, family.capture_empty, max_level, family.pits,
                          workers=executor.workers, memory_mb=budget.megabytes)
     meter = Meter(progress, max_level, sum(family.size(level) for level in missing))
+    if missing:
+        builder.half_tables(family.pits, max(missing))   # once, for every level
     for level in range(1, max_level + 1):
         size = family.size(level)
         if level not in missing:
@@ -273,6 +277,11 @@ def build_levels(max_level: int, directory: Path, family: Family, executor,
         meter.finished += size
         report.built.append(level)
         meter.report(level, "write", size, size)
+    if report.built:
+        # The renames, made durable once for the whole build: a rename a power cut loses
+        # leaves its level missing (its file was fsynced under the working name), and the
+        # rerun builds it again, byte for byte the same.
+        fsync_directory(directory)
     report.seconds = time.perf_counter() - meter.begin
     report.peak_resident_mb = budget.peak / 2**20
     report.base_resident_mb = (budget.base or 0) / 2**20
@@ -329,7 +338,6 @@ def _build_level(directory, family, level, executor, meter, budget, report) -> N
     finally:
         os.close(descriptor)
     os.replace(work, final)
-    fsync_directory(directory)
     remove_pieces(directory, level, family)
 
 
