@@ -408,6 +408,43 @@ def other_move(x, y, lane, data, offsets):
     return value
 
 
+@kernel(inline="always")
+def tile_rows(m, level, sx, first_row, rows, words, ranks, xw, moves, place_row):
+    """Rows ``first_row`` .. ``first_row + rows - 1`` of a rectangle (mover's sides of ``sx``
+    stones): row i's ``moves[i]`` x words into ``xw[8 i:8 i + 8]``, its place in the level
+    (``place_row[i]``, plus the column's rank). Returns how many of the moves sow round the
+    board (OTHER)."""
+    others = 0
+    sy = level - sx
+    for i in range(rows):
+        a = first_row + i
+        moves[i] = x_words(m, words[a], HALF_SIZE[m, sy], xw[8 * i:8 * i + 8])
+        place_row[i] = BLOCK[m, level, sx] + ranks[a] * HALF_SIZE[m, sy]
+        for k in range(moves[i]):
+            others += (xw[8 * i + k] & 15) == OTHER
+    return others
+
+
+@kernel(inline="always")
+def tile_columns(m, level, sx, first_column, cols, words, ranks, capture_empty, offsets, yw):
+    """Columns ``first_column`` .. ``first_column + cols - 1`` of a rectangle: column j's y words
+    into ``yw[SLOTS j:SLOTS (j + 1)]``."""
+    for j in range(cols):
+        b = first_column + j
+        y_words(m, level, sx, words[b], ranks[b], capture_empty, offsets,
+                yw[SLOTS * j:SLOTS * j + SLOTS])
+
+
+@kernel(inline="always")
+def other_moves(xw, i, count, x, y, data, offsets):
+    """The best of row i's OTHER moves (``other_move``) at the position (x, y); _NONE if none."""
+    best = np.int64(_NONE)
+    for k in range(count):
+        if (xw[8 * i + k] & 15) == OTHER:
+            best = max(best, other_move(x, y, xw[8 * i + k] >> 26, data, offsets))
+    return best
+
+
 @kernel(types.void(*_RANGE_ARGS, types.uint64, types.int8[::1], types.int64[::1],
                    types.int8[::1], types.int8[::1]))
 def compute_range(m, level, begin, end, rectangles, first, words, ranks, config, data, offsets,
@@ -446,21 +483,14 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
             continue
         for tile_row in range(row0, row1 + 1, TILE):
             rows = min(TILE, row1 + 1 - tile_row)
-            others = 0
-            for i in range(rows):
-                moves[i] = x_words(m, words[a_lo + tile_row + i], HALF_SIZE[m, sy],
-                                   xw[8 * i:8 * i + 8])
-                place_row[i] = BLOCK[m, level, sx] + ranks[a_lo + tile_row + i] * HALF_SIZE[m, sy]
-                for k in range(moves[i]):
-                    others += (xw[8 * i + k] & 15) == OTHER
+            others = tile_rows(m, level, sx, a_lo + tile_row, rows, words, ranks, xw, moves,
+                               place_row)
             low = col0 if tile_row == row0 else 0
             high = col1 + 1 if tile_row + rows - 1 == row1 else width
             for tile_col in range(low if rows == 1 else 0, high if rows == 1 else width, TILE):
                 cols = min(TILE, width - tile_col)
-                for j in range(cols):
-                    b = b_lo + tile_col + j
-                    y_words(m, level, sx, words[b], ranks[b], capture_empty, offsets,
-                            yw[SLOTS * j:SLOTS * j + SLOTS])
+                tile_columns(m, level, sx, b_lo + tile_col, cols, words, ranks, capture_empty,
+                             offsets, yw)
                 for j in range(cols):
                     column = tile_col + j
                     if j + AHEAD < cols:    # start the reads of a later column (memory-bound)
@@ -491,13 +521,9 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
                             if (row == row0 and column < col0) or (row == row1 and column > col1):
                                 continue
                             at = first[r] + row * width + column - begin
-                            best = np.int64(out[at])
-                            for k in range(moves[i]):
-                                if (xw[8 * i + k] & 15) == OTHER:
-                                    best = max(best, other_move(words[a_lo + row] | config,
-                                                                words[b_lo + column] | config,
-                                                                xw[8 * i + k] >> 26, data,
-                                                                offsets))
+                            best = max(np.int64(out[at]),
+                                       other_moves(xw, i, moves[i], words[a_lo + row] | config,
+                                                   words[b_lo + column] | config, data, offsets))
                             out[at] = np.int8(best)
                             if places:
                                 current[place_row[i] + ranks[b_lo + column]] = np.int8(best)
