@@ -57,12 +57,11 @@ and skips proven losses; the search stops once the root is proven.
 Tree layout: one tree per thread, capacity N nodes, A = ``moves.shape[1]`` (the most moves of a
 position), W = state words. Node index = creation order: node 0 is the root, and each
 simulation adds at most one node (the child of the first edge it visits for the second time).
-Statistics live
-on the edges, in the parent's row, from the view of the seat that moves at the parent, which is
-the seat that moved into the child. What a descent reads at a node (its header, the edges'
-visits and children) is one int32 record row, and its edges' rewards one float64 row: R and V
-round them up to whole 64-byte cache lines (the driver aligns the arrays on 64 bytes), so a
-node costs a descent two cache lines::
+Statistics live on the edges, in the parent's row, from the view of the seat that moves at the
+parent, which is the seat that moved into the child. What a descent reads at a node (its header,
+the edges' visits and children) is one int32 record row, and its edges' rewards one float64 row:
+R and V round them up to whole 64-byte cache lines (the driver aligns the arrays on 64 bytes),
+so a node costs a descent two cache lines::
 
     record  int32[N, R]       R = 4 + 2A rounded up to a multiple of 16 (64 bytes), >= 16:
                               [MOVES]        legal moves (-1: not yet expanded, 0: game over)
@@ -106,8 +105,8 @@ the same descent. Until then the edge's row in the parent holds everything a nod
 would (its visits and rewards), so the search is the one that adds every child at its first
 visit, with a tree about a third the size (most edges are tried once): 36,335 nodes instead of
 99,965 after 100,000 simulations of Kalah(6,4) from the start, every statistic unchanged.
-Everything the search needs between calls lives in these arrays, so a driver
-can run a tree in batches (time control) and get the same tree as in one call.
+Everything the search needs between calls lives in these arrays, so a driver can run a tree in
+batches (time control) and get the same tree as in one call.
 """
 import math
 from functools import lru_cache

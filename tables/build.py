@@ -282,7 +282,7 @@ def scatter_range(m, level, begin, end, rectangles, first, words, ranks, values,
 #   PAST j  m - p < k <= 2m - p: one stone banked, j = k - (m - p) sown into y's pits 0..j-1
 #   OTHER   more stones (the sowing comes round again): ``play`` and a probe, as the reference
 # A tile of TILE rows by TILE columns is worked out in two passes: each row once (``x_words``:
-# per pit lane, its slot and the x parts of its child's index) and each column once (``y_words``:
+# per move, its slot and the x parts of its child's index) and each column once (``y_words``:
 # per slot, the y part of the child's index, what the move banks, and how the child's value
 # counts), then a position is one read of the table per move and a few adds.
 #
@@ -312,8 +312,15 @@ _CAPTURE_MASK = np.int64((1 << _CAPTURE_BITS) - 1)
 
 
 @kernel()
-def y_word(how, gain, base):
+def pack_y_word(how, gain, base):
+    """A y word (see above) from its sign and capture bits, the gain and the base."""
     return how | ((gain + GAIN_ZERO) << 3) | (base << 14)
+
+
+@kernel(inline="always")
+def move_value(y_word, child_value):
+    """What a move is worth: its gain + sign * V(child), both read from its y word."""
+    return ((y_word >> 3) & 2047) - GAIN_ZERO + ((y_word & 3) - 1) * child_value
 
 
 @kernel()
@@ -349,12 +356,12 @@ def x_words(m, x, store_width, words):
 
 
 @kernel()
-def child_at(x_word, y_word_):
+def child_at(x_word, y_word):
     """Where in ``data`` the child of a move (its x word, the y word of its slot) lies."""
     part = x_word >> 26
-    captures = -((y_word_ >> 2) & 1)
+    captures = -((y_word >> 2) & 1)
     part ^= (part ^ ((x_word >> 4) & _CAPTURE_MASK)) & captures
-    return np.uint64((y_word_ >> 14) + part)
+    return np.uint64((y_word >> 14) + part)
 
 
 @kernel()
@@ -363,21 +370,21 @@ def y_words(m, level, sx, y, rank_y, capture_empty, offsets, words):
     word of every slot (see above)."""
     sy = level - sx
     same_row = offsets[level + 1] + BLOCK[m, level, sy] + rank_y * HALF_SIZE[m, sx]
-    words[EMPTY] = y_word(COUNTS_NOT, _NO_MOVE, 0)
-    words[OTHER] = y_word(COUNTS_NOT, _NO_MOVE, 0)     # done apart: ``other_move``
-    words[STAY] = y_word(COUNTS_MINUS, 0, same_row)
+    words[EMPTY] = pack_y_word(COUNTS_NOT, _NO_MOVE, 0)
+    words[OTHER] = pack_y_word(COUNTS_NOT, _NO_MOVE, 0)     # done apart: ``other_move``
+    words[STAY] = pack_y_word(COUNTS_MINUS, 0, same_row)
     if sx == 1:   # the last stone banked: the other side sweeps his
-        words[STORE] = y_word(COUNTS_NOT, 1 - sy, 0)
+        words[STORE] = pack_y_word(COUNTS_NOT, 1 - sy, 0)
     else:
-        words[STORE] = y_word(COUNTS_PLUS, 1,
+        words[STORE] = pack_y_word(COUNTS_PLUS, 1,
                               offsets[level] + BLOCK[m, level - 1, sx - 1] + rank_y)
     for j in range(1, m + 1):
         left_x = sx - 1 - j
         if left_x <= 0:    # (< 0: no side of sx stones has this move)
-            words[PAST0 + j] = y_word(COUNTS_NOT, 1 - sy - j, 0)
+            words[PAST0 + j] = pack_y_word(COUNTS_NOT, 1 - sy - j, 0)
         else:
             grown = y + game.PIT_ONES[j]
-            words[PAST0 + j] = y_word(COUNTS_MINUS, 1, offsets[level]
+            words[PAST0 + j] = pack_y_word(COUNTS_MINUS, 1, offsets[level]
                                       + BLOCK[m, level - 1, sy + j]
                                       + rank_half(grown, m) * HALF_SIZE[m, left_x])
     for landing in range(m):
@@ -388,11 +395,12 @@ def y_words(m, level, sx, y, rank_y, capture_empty, offsets, words):
         if facing == 0 and not capture_empty:
             words[LAND0 + landing] = words[STAY]
         elif left_x == 0 or left_y == 0:
-            words[LAND0 + landing] = y_word(COUNTS_NOT, facing + 1 + left_x - left_y, 0)
+            words[LAND0 + landing] = pack_y_word(COUNTS_NOT, facing + 1 + left_x - left_y,
+                                                 0)
         else:
             to = level - facing - 1
             taken = y - (np.uint64(facing) << facing_shift)
-            words[LAND0 + landing] = y_word(COUNTS_MINUS | COUNTS_CAPTURE, facing + 1,
+            words[LAND0 + landing] = pack_y_word(COUNTS_MINUS | COUNTS_CAPTURE, facing + 1,
                                             offsets[to + 1] + BLOCK[m, to, left_y]
                                             + rank_half(taken, m) * HALF_SIZE[m, left_x])
 
@@ -485,9 +493,13 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
             rows = min(TILE, row1 + 1 - tile_row)
             others = tile_rows(m, level, sx, a_lo + tile_row, rows, words, ranks, xw, moves,
                                place_row)
-            low = col0 if tile_row == row0 else 0
-            high = col1 + 1 if tile_row + rows - 1 == row1 else width
-            for tile_col in range(low if rows == 1 else 0, high if rows == 1 else width, TILE):
+            # A tile of one row spans only its columns; a taller one skips the cut ends of its
+            # first and last rows position by position.
+            low, high = 0, width
+            if rows == 1:
+                low = col0 if tile_row == row0 else 0
+                high = col1 + 1 if tile_row == row1 else width
+            for tile_col in range(low, high, TILE):
                 cols = min(TILE, width - tile_col)
                 tile_columns(m, level, sx, b_lo + tile_col, cols, words, ranks, capture_empty,
                              offsets, yw)
@@ -497,8 +509,8 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
                         for i in range(rows):
                             for k in range(moves[i]):
                                 x_word = xw[8 * i + k]
-                                y_word_ = yw[SLOTS * (j + AHEAD) + (x_word & 15)]
-                                prefetch_item(data, child_at(x_word, y_word_))
+                                y_word = yw[SLOTS * (j + AHEAD) + (x_word & 15)]
+                                prefetch_item(data, child_at(x_word, y_word))
                     for i in range(rows):
                         row = tile_row + i
                         if (row == row0 and column < col0) or (row == row1 and column > col1):
@@ -506,10 +518,9 @@ def compute_range(m, level, begin, end, rectangles, first, words, ranks, config,
                         best = np.int64(_NONE)
                         for k in range(moves[i]):
                             x_word = xw[8 * i + k]
-                            y_word_ = yw[SLOTS * j + (x_word & 15)]
-                            read = np.int64(data[child_at(x_word, y_word_)])
-                            best = max(best, ((y_word_ >> 3) & 2047) - GAIN_ZERO
-                                       + ((y_word_ & 3) - 1) * read)
+                            y_word = yw[SLOTS * j + (x_word & 15)]
+                            best = max(best, move_value(
+                                y_word, np.int64(data[child_at(x_word, y_word)])))
                         out[first[r] + row * width + column - begin] = np.int8(best)
                         if places:
                             current[place_row[i] + ranks[b_lo + column]] = np.int8(best)
