@@ -1,6 +1,4 @@
 """``python -m solver`` is the ``solver`` command."""
-import sys
+from solver.cli import run
 
-from solver.cli import main
-
-sys.exit(main())
+run()

@@ -140,3 +140,20 @@ def test_console_script_is_installed():
     done = subprocess.run(["solver", "perft", "mancala", "2", "--json"], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0 and json.loads(done.stdout)["nodes"] == 35
+
+
+def test_everything_printed_reaches_a_file_before_the_command_leaves(tmp_path):
+    """The command leaves with ``os._exit`` (no interpreter teardown): what it printed into a
+    block-buffered file is still all there, and the exit code is kept."""
+    answer = tmp_path / "answer.json"
+    with answer.open("w") as out:
+        done = subprocess.run([sys.executable, "-m", "solver", "perft", "mancala", "3",
+                               "--divide", "--json"], stdout=out, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(answer.read_text())["nodes"] == 185
+    with answer.open("w") as out:
+        done = subprocess.run([sys.executable, "-m", "solver", "best", "mancala", "--pits",
+                               "9"], stdout=out, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith("solver: error: ")
