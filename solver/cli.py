@@ -11,11 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import sys
 
 from solver import games as registry
-from solver.errors import InputError
+from solver.errors import GameAbandoned, InputError
 from solver.options import Option, add_options, count, seconds, seed, values, whole
 from tables.errors import TableError
 
@@ -165,6 +164,7 @@ def _best(args) -> str:
 
 def _new(args) -> str:
     bridge = args.record.command_bridge()
+    import secrets
     chosen = args.seed if args.seed is not None else secrets.randbelow(2**32)
     position = bridge.new(_rules_options(args), chosen, values(args, args.extra))
     if args.json:
@@ -562,7 +562,6 @@ def _proof_text(found) -> str:
 
 
 def main(argv=None) -> int:
-    from solver.match import GameAbandoned
     try:
         args = _parser(argv).parse_args(argv)
         print(args.run(args))

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
 
-from solver.errors import InputError
+from solver.errors import GameAbandoned, InputError
 from solver.stats import wilson_interval
 
 Bot = Callable[[Any, int, random.Random], Any]
@@ -301,6 +301,3 @@ def human_bot(read_line: Callable[[str], str], write: Callable[[str], None],
                 write(f"{error}")
     return bot
 
-
-class GameAbandoned(Exception):
-    """A person left a game at the prompt."""
