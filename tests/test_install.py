@@ -70,3 +70,15 @@ def test_solver_bench_runs_from_an_installed_wheel(tmp_path):
     from solver import bench
     names = {row["position"] for row in json.loads(done.stdout)["rows"]}
     assert names == {p["name"] for p in bench.mancala_positions()}
+
+
+def test_the_install_leaves_bytecode_for_every_module_it_imports():
+    """``pip install`` byte-compiles the packages (setup.py's build_ext does it beside the
+    sources for an editable install), so a command starts without compiling them even where
+    Python may not write bytecode."""
+    import importlib.util
+
+    import solver.cli
+    import tables.levels
+    for module in (solver.cli, tables.levels):
+        assert Path(importlib.util.cache_from_source(module.__file__)).exists(), module.__file__
