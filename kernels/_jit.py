@@ -34,7 +34,13 @@ _FLAGS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 
 
 def kernel(signature=None, **overrides):
-    """Decorator for a compiled kernel; with a signature it compiles eagerly (or loads the cache)."""
+    """Decorator for a compiled kernel; with a signature it compiles eagerly (or loads the cache).
+
+    Give a signature to what Python calls or passes as a function value (the types are then
+    fixed, and arguments converted). A helper only other kernels call takes none: it compiles
+    into its callers, so a process that loads them from the cache never loads it. Every kernel
+    loaded costs start-up (5-15 ms each; the playout kernels, which carry their sowing tables,
+    more): lazy helpers took 23 loads off an MCTS command and about 0.17 s."""
     flags = dict(_FLAGS, **overrides)
     if signature is None:
         return numba.njit(**flags)

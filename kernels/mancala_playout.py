@@ -194,8 +194,7 @@ def random_lane(pits, r):
     return np.int64(PICK_CODE[below(r, PICK_SPAN), mask]) // CODE_STRIDE
 
 
-@kernel(types.UniTuple(types.uint64, 4)(types.uint64, types.uint64, types.uint64, types.int64,
-                                        types.uint64, types.uint64))
+@kernel()
 def sow_code(mover, other, masks, m, code, face_bits):
     """Sow the mover's pit of lane code ``code`` (it must hold stones), with ``masks`` = M (see
     "pit masks" above) and ``face_bits`` = MASK_ALWAYS | capture_empty * MASK_CAPTURE_EMPTY:
@@ -225,20 +224,20 @@ def sow_code(mover, other, masks, m, code, face_bits):
     return mover, other, info & _INFO_EXTRA, masks
 
 
-@kernel(types.uint64(types.uint64, types.uint64, types.int64))
+@kernel()
 def pit_masks(mover, other, m):
     """M of a pair of words (see "pit masks" above)."""
     high = PIT_HIGH[m]
     return np.uint64(pit_mask(mover, high)) | np.uint64(pit_mask(other, high)) << _U8
 
 
-@kernel(types.uint64(types.uint64))
+@kernel()
 def face_bits(mover):
     """sow_code's ``face_bits`` for the capture rule in a word's rule lane."""
     return _ALWAYS | ((mover >> _U59) & _ONE) * _CAPTURE_EMPTY
 
 
-@kernel(STATE(types.uint64, types.uint64, types.int64, types.uint64))
+@kernel()
 def _finish(mover, other, m, extra):
     """The end of a move that ended the game: the sweep (each side's pits to its store), and
     the words turned round unless the last stone fell into the mover's store."""
@@ -251,7 +250,7 @@ def _finish(mover, other, m, extra):
     return other, mover
 
 
-@kernel(types.Tuple((STATE, types.boolean))(STATE, types.int64), inline="always")
+@kernel(inline="always")
 def sow(state, lane):
     """``kernels.mancala.play(state, lane)``'s next state, and whether the game is over: one
     step of :func:`random_playout` (:func:`sow_code`, the end test, the turn). Tests check it
@@ -291,7 +290,7 @@ def play(state, lane):
     return sow(state, lane)[0], 0
 
 
-@kernel(types.Tuple((STATE, types.int64, types.uint64))(STATE, types.uint64), inline="always")
+@kernel(inline="always")
 def random_playout(state, rng):
     """Uniformly random sowings to the end of the game: (final state, plies, generator).
 
@@ -307,7 +306,7 @@ def random_playout(state, rng):
     return _playout_loop(mover, other, rng, m)
 
 
-@kernel(types.Tuple((types.int64, types.float64, types.int64))(STATE))
+@kernel()
 def outcome(state):
     """A finished game's (seat of word 0, its reward, its final store difference)."""
     difference = score(state)
@@ -338,7 +337,7 @@ def rollout(state, rng, out):
     return rng
 
 
-@kernel(types.Tuple((types.int64, types.int64))(STATE, types.int64, types.uint64))
+@kernel()
 def playout_stats(state, count, rng):
     """Run ``count`` random playouts from ``state``: (plies played, sum of the final store
     differences from the mover of ``state``). For benchmarks and tests."""

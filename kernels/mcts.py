@@ -203,7 +203,7 @@ def store_state(states, node, state):
         states[node, k] = state[k]
 
 
-@kernel(types.void(types.int32[:, ::1], types.int64))
+@kernel()
 def add_node(record, node):
     """Fill row ``node`` for a node just reached (visited once, not expanded; not proven: its
     zeroed ``proven`` row says so)."""
@@ -213,19 +213,18 @@ def add_node(record, node):
     record[node, NODE_VISITS] = 1
 
 
-@kernel(types.boolean(types.float64[:, ::1], types.int64))
+@kernel()
 def is_proven(proven, node):
     return proven[node, PROVEN_VALUE] != 0.0
 
 
-@kernel(types.float64(types.float64[:, ::1], types.int64))
+@kernel()
 def proven_value(proven, node):
     """The exact reward of seat 0 at a proven node."""
     return proven[node, PROVEN_VALUE] - PROVEN_OFFSET
 
 
-@kernel(types.int64(types.int32[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
-                    types.int64, types.int64, types.float64), inline="always")
+@kernel(inline="always")
 def select_uct(record, values, table, node, count, exploration):
     """The edge maximising mean reward + exploration / sqrt(visits), every edge visited, as
     value * (1 / n) + exploration * (1 / sqrt(n)) with both factors from ``table``
@@ -247,9 +246,7 @@ def select_uct(record, values, table, node, count, exploration):
     return best_slot
 
 
-@kernel(types.int64(types.int32[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
-                    types.float64[:, ::1], types.int64, types.int64, types.float64),
-        inline="always")
+@kernel(inline="always")
 def select_uct_prior(record, values, priors, table, node, count, exploration):
     """UCT with progressive bias (option PRIOR): the edge maximising mean reward +
     exploration / sqrt(visits) + prior / (1 + visits), ``priors[node, i]`` already holding
@@ -271,8 +268,7 @@ def select_uct_prior(record, values, priors, table, node, count, exploration):
     return best_slot
 
 
-@kernel(types.void(types.float64[:, ::1], types.int32[:, ::1], types.int64, types.int64,
-                   types.float64[::1], types.float64), inline="always")
+@kernel(inline="always")
 def order_by_prior(priors, moves, node, count, weights, bias):
     """Store ``node``'s moves (already in moves[node, :count]) best prior first, and bias times
     each prior in ``priors[node]``; ``weights[:count]`` holds the priors in moves order. A
@@ -291,7 +287,7 @@ def order_by_prior(priors, moves, node, count, weights, bias):
         priors[node, i] = bias * weights[i]
 
 
-@kernel(types.float64(types.float64[:, ::1], types.int64))
+@kernel()
 def sqrt_log(table, visits):
     """sqrt(ln(visits)), from ``table`` (:func:`uct_table`) when it is long enough."""
     if visits < table.shape[0]:
@@ -299,14 +295,13 @@ def sqrt_log(table, visits):
     return math.sqrt(math.log(np.float64(visits)))
 
 
-@kernel(types.float64(types.float64, types.int64))
+@kernel()
 def value_for(value_of_seat0, seat):
     """A 2-player reward of seat 0 seen from ``seat``."""
     return value_of_seat0 if seat == 0 else 1.0 - value_of_seat0
 
 
-@kernel(types.int64(types.int32[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
-                    types.int64, types.int64, types.int64, types.float64))
+@kernel()
 def select_uct_solver(record, values, proven, node, count, width, exploration):
     """UCT that uses proven children's exact values and never picks a proven loss while another
     edge is left (the node itself is proven once every edge is)."""
@@ -326,7 +321,7 @@ def select_uct_solver(record, values, proven, node, count, width, exploration):
     return best_slot if best_slot >= 0 else 0
 
 
-@kernel(types.int64(types.float64[::1], types.int64, types.uint64))
+@kernel()
 def sample_outcome(probabilities, count, r):
     """An outcome index drawn with the given probabilities (the last absorbs rounding)."""
     u = unit(r)
@@ -337,9 +332,7 @@ def sample_outcome(probabilities, count, r):
     return count - 1
 
 
-@kernel(types.void(types.int32[:, ::1], types.float64[:, ::1], types.float64[::1],
-                   types.int64[::1], types.int64[::1], types.int64, types.float64[::1],
-                   types.int64), inline="always")
+@kernel(inline="always")
 def backup(record, values, root_scores, path_nodes, path_slots, depth, out, players):
     """Count one simulation with final rewards ``out`` on the ``depth`` edges of its path:
     each edge gains the reward of the seat that moves at its node."""
@@ -354,7 +347,7 @@ def backup(record, values, root_scores, path_nodes, path_slots, depth, out, play
                 root_scores[slot] += out[players + mover]
 
 
-@kernel(types.void(types.float64[:, ::1], types.int64, types.float64[::1]))
+@kernel()
 def proven_returns(proven, node, out):
     """The rewards and scores of a proven 2-player node, into ``out``."""
     out[0] = proven_value(proven, node)
@@ -363,8 +356,7 @@ def proven_returns(proven, node, out):
     out[3] = -out[2]
 
 
-@kernel(types.void(types.int32[:, ::1], types.float64[:, ::1], types.int64, types.int64[::1],
-                   types.int64, types.int64))
+@kernel()
 def propagate_proof(record, proven, width, path_nodes, depth, node):
     """``node``, reached by the ``depth`` edges of the path, was just proven: prove its
     ancestors that now are (MCTS-Solver). A parent is proven by a child that gives its mover the

@@ -92,7 +92,7 @@ class HalfTables(NamedTuple):
     start: np.ndarray
 
 
-@kernel(types.int64(types.uint64, types.int64))
+@kernel()
 def side_distance(pits, m):
     """Sum over the side's stones of the holes each must still pass to reach its store: the
     sum of the m prefix sums of the pit lanes (a stone in lane i counts in m - i of them)."""
@@ -151,7 +151,7 @@ def half_tables(pits: int, max_stones: int) -> HalfTables:
 
 # --- one position --------------------------------------------------------------------------------
 
-@kernel(types.int64(STATE, types.int8[::1], types.int64[::1]))
+@kernel()
 def table_value(state, data, offsets):
     """V of a position that is not game over, read from ``data``/``offsets`` (unchecked: the
     caller holds its level)."""
@@ -453,8 +453,7 @@ def other_moves(xw, i, count, x, y, data, offsets):
     return best
 
 
-@kernel(types.void(*_RANGE_ARGS, types.uint64, types.int8[::1], types.int64[::1],
-                   types.int8[::1], types.int8[::1]))
+@kernel()
 def compute_range(m, level, begin, end, rectangles, first, words, ranks, config, data, offsets,
                   out, current):
     """Values of positions ``begin..end-1`` of a bucket (bucket order) into ``out[0:end-begin]``:
