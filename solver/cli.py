@@ -163,8 +163,9 @@ def _best(args) -> str:
 
 
 def _new(args) -> str:
-    bridge = args.record.command_bridge()
     import secrets
+
+    bridge = args.record.command_bridge()
     chosen = args.seed if args.seed is not None else secrets.randbelow(2**32)
     position = bridge.new(_rules_options(args), chosen, values(args, args.extra))
     if args.json:

@@ -300,4 +300,3 @@ def human_bot(read_line: Callable[[str], str], write: Callable[[str], None],
             except InputError as error:
                 write(f"{error}")
     return bot
-
