@@ -17,7 +17,7 @@ def stones_of(pits):
     return np.int64((pits * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@kernel(types.int64(types.uint64, types.int64))
+@kernel()
 def rank_half(pits, m):
     """rank of one side's m pit lanes (other lanes zero): 0..H(m, stones) - 1."""
     prefix = pits * _PIT_ONES  # lane i now holds x0 + ... + xi
@@ -36,7 +36,7 @@ def level_index(m, level, mover_pits, other_pits):
             + rank_half(other_pits, m))
 
 
-@kernel(types.uint64(types.int64, types.int64, types.int64))
+@kernel()
 def unrank_half(m, stones, rank):
     """The m pit lanes of the distribution of ``stones`` whose rank is ``rank``."""
     bars = np.zeros(MAX_PITS, np.int64)
