@@ -224,7 +224,7 @@ cdef inline uint64_t key_mask(uint64_t word) noexcept nogil:
     return ~((<uint64_t>0xFF) << (8 * pits_of(word)))
 
 
-cdef int64_t play(State s, int64_t lane, State* out) noexcept nogil:
+cdef inline int64_t play(State s, int64_t lane, State* out) noexcept nogil:
     """kernels.mancala.play: sow ``lane`` into ``out`` (turned round unless EXTRA_TURN)."""
     cdef uint64_t mover = s.mover, other = s.other
     cdef int64_t m = pits_of(mover)
