@@ -377,7 +377,7 @@ def y_words(m, level, sx, y, rank_y, capture_empty, offsets, words):
         words[STORE] = pack_y_word(COUNTS_NOT, 1 - sy, 0)
     else:
         words[STORE] = pack_y_word(COUNTS_PLUS, 1,
-                              offsets[level] + BLOCK[m, level - 1, sx - 1] + rank_y)
+                                   offsets[level] + BLOCK[m, level - 1, sx - 1] + rank_y)
     for j in range(1, m + 1):
         left_x = sx - 1 - j
         if left_x <= 0:    # (< 0: no side of sx stones has this move)
@@ -385,8 +385,8 @@ def y_words(m, level, sx, y, rank_y, capture_empty, offsets, words):
         else:
             grown = y + game.PIT_ONES[j]
             words[PAST0 + j] = pack_y_word(COUNTS_MINUS, 1, offsets[level]
-                                      + BLOCK[m, level - 1, sy + j]
-                                      + rank_half(grown, m) * HALF_SIZE[m, left_x])
+                                           + BLOCK[m, level - 1, sy + j]
+                                           + rank_half(grown, m) * HALF_SIZE[m, left_x])
     for landing in range(m):
         facing_shift = np.uint64(8 * (m - 1 - landing))
         facing = np.int64((y >> facing_shift) & np.uint64(0xFF))
@@ -401,8 +401,8 @@ def y_words(m, level, sx, y, rank_y, capture_empty, offsets, words):
             to = level - facing - 1
             taken = y - (np.uint64(facing) << facing_shift)
             words[LAND0 + landing] = pack_y_word(COUNTS_MINUS | COUNTS_CAPTURE, facing + 1,
-                                            offsets[to + 1] + BLOCK[m, to, left_y]
-                                            + rank_half(taken, m) * HALF_SIZE[m, left_x])
+                                                 offsets[to + 1] + BLOCK[m, to, left_y]
+                                                 + rank_half(taken, m) * HALF_SIZE[m, left_x])
 
 
 @kernel()

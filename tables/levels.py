@@ -20,9 +20,8 @@ working file, scatters every piece whose checksum holds, computes only what no p
 and so resumes from the last finished piece. When the last bucket is done the working file gets
 its real header, is fsynced and renamed to the level file, and the pieces are removed (the
 folder itself is fsynced once, when the build ends: a rename lost to a power cut before that
-only means the level is built again). The
-values do not depend on how the level was cut into pieces, so a resumed, a local and a
-distributed build write byte-identical level files.
+only means the level is built again). The values do not depend on how the level was cut into
+pieces, so a resumed, a local and a distributed build write byte-identical level files.
 """
 from __future__ import annotations
 
