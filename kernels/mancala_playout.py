@@ -24,7 +24,7 @@ import numpy as np
 from numba import types
 
 from kernels._jit import kernel
-from kernels._random import below, splitmix64
+from kernels._random import splitmix64
 from kernels.mancala import (CYCLE_ONES, LAPS, LAST, MAX_PITS, OPP_ADD, OWN_ADD, PIT_MASK,
                              PIT_ONES, REST, STATE, lane_sum, pits_of, score)
 
@@ -40,8 +40,9 @@ _U59 = np.uint64(59)
 #
 # A ply is a chain of dependent steps: which pits are non-empty -> the chosen pit -> its stones ->
 # what sowing them does -> the capture -> which of the next mover's pits are non-empty. The
-# tables are laid out so that each arrow is as few instructions as possible (a random playout is
-# bound by the latency of that chain, not by the number of instructions):
+# tables are laid out so that each arrow is as few instructions as possible (a ply's instruction
+# count is what limits a playout: two playouts interleaved in one loop ran no faster, and fewer
+# generator steps a ply made it faster; benches/README.md):
 #
 # - A pit is named by its *lane code* ``code = lane * CODE_STRIDE``. CODE_STRIDE = 264 = 4 * 64
 #   + 8, so ``code & 63 == 8 * lane`` (the lane's bit offset: a shift uses it as it is) and
@@ -50,6 +51,10 @@ _U59 = np.uint64(59)
 # - PICK_FLAT[64 j + mask] is the lane code of the (j mod popcount(mask))-th non-empty pit of a
 #   6-bit mask (60 = lcm(1..6): j uniform in 0..59 picks every non-empty pit with the same
 #   chance). The random j is drawn before the ply needs it, so the mask is one add from the load.
+# - j takes 21 random bits (:func:`pick_index`), so one SplitMix64 word serves three plies: the
+#   generator's instructions were a tenth of a ply's (13 % more plies/s with three draws a word
+#   than with one, 8 % with two). The draw is uniform to within 60 / 2**21 (a relative bias
+#   under 3e-5, far below what any playout statistic resolves).
 # - SOW_OWN[m, code + k] / SOW_OPP[m, code + k]: what sowing k stones from the pit adds to the
 #   mover's / the opponent's word (whole laps folded in); SOW_INFO[m, code + k] where the last
 #   stone lands. One load each, all in parallel.
@@ -78,6 +83,8 @@ _U59 = np.uint64(59)
 # capture itself (the words) is decided by the same test.
 CODE_STRIDE = 264
 PICK_SPAN = 60
+PICK_BITS = 21                 # random bits a lane draw takes: 3 draws a 64-bit word
+DRAWS_PER_WORD = 64 // PICK_BITS
 MASK_NO_CAPTURE = 1 << 7
 MASK_CAPTURE_EMPTY = 1 << 30
 MASK_ALWAYS = 1 << 31
@@ -156,6 +163,10 @@ MASK_KEEP, MASK_RECEIVE, MASK_CLEAR, MASK_LAND, MASK_FACE = _mask_tables()
 # Per m: 0x80 in every pit lane.
 PIT_HIGH = PIT_ONES * np.uint64(0x80)
 _U63 = np.uint64(63)
+_PICK_BITS = np.uint64(PICK_BITS)
+_PICK_SHIFT = np.uint64(64 - PICK_BITS)
+_PICK_SPAN = np.uint64(PICK_SPAN)
+_U6 = np.uint64(6)
 _U8 = np.uint64(8)
 _ONE = np.uint64(1)
 _INFO_EXTRA = np.uint64(INFO_EXTRA)
@@ -186,12 +197,20 @@ def pit_mask(word, high):
     return np.int64(((flags & high) * _GATHER) >> _U56)
 
 
+@kernel(inline="always")
+def pick_index(word):
+    """j in 0..PICK_SPAN-1 from the top PICK_BITS bits of a random word (scaled by a multiply,
+    not a division)."""
+    return ((word >> _PICK_SHIFT) * _PICK_SPAN) >> _PICK_BITS
+
+
 @kernel(types.int64(types.uint64, types.uint64))
-def random_lane(pits, r):
+def random_lane(pits, word):
     """A uniformly random non-empty lane of ``pits`` (a word, at least one non-empty pit; lanes
-    above the pits must be empty): the lane of PICK_CODE[j, pit_mask] for a random j."""
+    above the pits must be empty): the lane of PICK_CODE[j, pit_mask], j from the top
+    PICK_BITS bits of the random ``word``."""
     mask = pit_mask(pits, PIT_HIGH[MAX_PITS])
-    return np.int64(PICK_CODE[below(r, PICK_SPAN), mask]) // CODE_STRIDE
+    return np.int64(PICK_CODE[pick_index(word), mask]) // CODE_STRIDE
 
 
 @kernel()
@@ -270,10 +289,14 @@ def sow(state, lane):
 def _playout_loop(mover, other, rng, m):
     """:func:`random_playout` from a game not over, the pit masks M kept beside the words."""
     masks, bits = pit_masks(mover, other, m), face_bits(mover)
-    plies = 0
+    plies, word, draws = 0, np.uint64(0), 0
     while True:
-        rng, r = splitmix64(rng)
-        code = PICK_FLAT[np.uint64(below(r, PICK_SPAN) << 6) + (masks & _BYTE)]
+        if draws == 0:
+            rng, word = splitmix64(rng)
+            draws = DRAWS_PER_WORD
+        code = PICK_FLAT[(pick_index(word) << _U6) + (masks & _BYTE)]
+        word <<= _PICK_BITS             # the next draw's bits on top
+        draws -= 1
         mover, other, extra, masks = sow_code(mover, other, masks, m, np.uint64(code), bits)
         plies += 1
         if (masks & _BYTE) == 0 or (masks >> _U8) == 0:
@@ -294,8 +317,9 @@ def play(state, lane):
 def random_playout(state, rng):
     """Uniformly random sowings to the end of the game: (final state, plies, generator).
 
-    Each ply: one SplitMix64 step, j = below(r, PICK_SPAN) (off the critical path), the lane
-    code PICK_FLAT[64 j + mover's pit mask], :func:`sow_code`, the end test on the pit masks, the
+    Each ply: j = :func:`pick_index` of the random word (a SplitMix64 step every
+    DRAWS_PER_WORD plies; off the critical path), the lane code PICK_FLAT[64 j + mover's pit
+    mask], :func:`sow_code`, the end test on the pit masks, the
     turn (selects). Inlined into its callers (``rollout``): a call that passes ``out`` beside
     it would cost reference counts."""
     mover, other = state

@@ -555,13 +555,18 @@ def test_playout_mean_from_the_start_is_near_its_known_value():
 
 
 def replay_playout(state, rng):
-    """The plain reference of ``random_playout``: the same random words (one SplitMix64 step a
-    ply), ``random_lane`` on the masked pits, the kernel's ``play`` until it reports GAME_OVER."""
+    """The plain reference of ``random_playout``: the same random draws (each SplitMix64 word
+    cut into DRAWS_PER_WORD draws of PICK_BITS bits, from the top), ``random_lane`` on the
+    masked pits, the kernel's ``play`` until it reports GAME_OVER."""
     mask = mancala_kernel.PIT_MASK[mancala_kernel.pits_of(state[0])]
-    plies = 0
+    plies, draws = 0, []
     while not mancala_kernel.is_terminal(state):
-        rng, r = splitmix64(rng)
-        state, info = mancala_kernel.play(state, playout.random_lane(state[0] & mask, r))
+        if not draws:
+            rng, word = splitmix64(rng)
+            draws = [(int(word) << playout.PICK_BITS * k) & (2**64 - 1)
+                     for k in range(playout.DRAWS_PER_WORD)]
+        draw = np.uint64(draws.pop(0))
+        state, info = mancala_kernel.play(state, playout.random_lane(state[0] & mask, draw))
         plies += 1
         if info & mancala_kernel.GAME_OVER:
             break
