@@ -657,8 +657,8 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     if use_tt:
         work_done = log2_floor(stats[NODES] - nodes_before + 1)
         heuristic = stats[HEURISTIC_LEAVES] != heuristic_before
-        if best <= original_alpha:
-            tt_store(c, bucket, word0, word1, -INFINITE, best - fixed, depth, best_move,
+        if best <= original_alpha:  # every move failed low: no best move to remember
+            tt_store(c, bucket, word0, word1, -INFINITE, best - fixed, depth, -1,
                      work_done, heuristic)
         elif best >= beta:
             tt_store(c, bucket, word0, word1, best - fixed, INFINITE, depth, best_move,
