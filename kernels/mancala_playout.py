@@ -319,9 +319,9 @@ def random_playout(state, rng):
 
     Each ply: j = :func:`pick_index` of the random word (a SplitMix64 step every
     DRAWS_PER_WORD plies; off the critical path), the lane code PICK_FLAT[64 j + mover's pit
-    mask], :func:`sow_code`, the end test on the pit masks, the
-    turn (selects). Inlined into its callers (``rollout``): a call that passes ``out`` beside
-    it would cost reference counts."""
+    mask], :func:`sow_code`, the end test on the pit masks, the turn (selects). Inlined into
+    its callers (``rollout``): a call that passes ``out`` beside it would cost reference
+    counts."""
     mover, other = state
     m = pits_of(mover)
     mask = PIT_MASK[m]
