@@ -37,6 +37,7 @@ turn). The command may hold placeholders, filled in per rule: ``{rules}`` (``cap
 ``--peer plain-c='/path/kalah_ab -m {pits} -n {stones} -r {rules}'``. Its output is read for
 ``value``, ``move`` and ``nodes`` (each word followed by a number, ``value 10``, ``value: 10``,
 ``value=10`` or JSON); the value must equal ours. Pairs are interleaved (theirs, ours, ...).
+``--threads T``: our solve on T threads sharing its table (wall and CPU seconds both printed).
 Programs that are not there are skipped with a note.
 """
 from __future__ import annotations
@@ -76,6 +77,8 @@ def parse_args(argv):
     parser.add_argument("--rules", choices=("capture_empty", "no-capture-empty", "both"),
                         default="capture_empty", help="with --peer")
     parser.add_argument("--table-mb", type=int, default=1024)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="with --peer: our solve's threads (the peer's command sets its own)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--work", help="scratch folder for the tables (default: a temporary one)")
     parser.add_argument("--json", help="also write every measurement to this file")
@@ -316,7 +319,8 @@ def compare_commands(args, peers) -> list[dict]:
 
 def _peer_pairs(name: str, command: list[str], rule: str, args) -> dict:
     ours = [sys.executable, str(HERE / "solve_kalah.py"), "--pits", str(args.pits), "--stones",
-            str(args.stones), "--table-mb", str(args.table_mb), "--rules", rule]
+            str(args.stones), "--table-mb", str(args.table_mb), "--rules", rule,
+            "--threads", str(args.threads)]
     print(f"{name} {rule}: {shlex.join(command)} against {shlex.join(ours[1:])}; "
           f"{args.repeats} interleaved repeats, load {os.getloadavg()[0]:.1f}", flush=True)
     theirs, mine, answers = [], [], []

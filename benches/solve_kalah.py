@@ -2,7 +2,7 @@
 
     python benches/solve_kalah.py [--pits 6 --stones 4] [--table-mb 1024] [--tables DIR]
                                   [--node-limit N] [--rules both|capture_empty|no-capture-empty]
-                                  [--etc-swing S | --no-etc]
+                                  [--etc-swing S | --no-etc] [--threads T]
 
 Prints value, first move, nodes, nodes/s and seconds per rule; the table's pages are touched
 and the endgame tables loaded before the clock starts (a fresh 1 GB table costs about 2 s of
@@ -30,13 +30,14 @@ def _cutoffs(etc_swing: int | None, tables) -> str:
 
 
 def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, table_stones=None,
-          etc_swing=None):
+          etc_swing=None, threads=1):
     """(lower, upper, first move or None, nodes, seconds, cpu seconds): lower == upper once
     proven. ``etc_swing``: None for the default, -1 for no enhanced transposition cutoffs."""
     rules = mancala.Rules(pits, stones, capture_empty)
     endgame = None if tables is None else mancala.endgame_tables(tables, rules, required=True,
                                                                  max_stones=table_stones)
-    engine = AlphaBeta(mancala.kernel_game(with_tables=endgame is not None), table_mb, endgame)
+    engine = AlphaBeta(mancala.kernel_game(with_tables=endgame is not None), table_mb, endgame,
+                       threads)
     engine.tt[:] = 0
     if etc_swing is not None and etc_swing < 0:
         engine.stats[ab.OPTIONS] |= ab.NO_ETC
@@ -64,6 +65,7 @@ def main():
     parser.add_argument("--node-limit", type=int, help="stop after this many nodes")
     parser.add_argument("--table-stones", type=int, help="probe table levels up to this only")
     parser.add_argument("--rules", choices=RULES, default="both")
+    parser.add_argument("--threads", type=int, default=1, help="threads sharing the table")
     etc = parser.add_mutually_exclusive_group()
     etc.add_argument("--etc-swing", type=int, help="enhanced transposition cutoffs above this")
     etc.add_argument("--no-etc", action="store_true", help="no enhanced transposition cutoffs")
@@ -71,7 +73,8 @@ def main():
     etc_swing = -1 if args.no_etc else args.etc_swing
     solve(3, 2, True, 1)  # load the kernels before timing
     levels = "" if args.table_stones is None else f" up to level {args.table_stones}"
-    print(f"Kalah({args.pits},{args.stones}), table {args.table_mb} MB, endgame tables: "
+    print(f"Kalah({args.pits},{args.stones}), {args.threads} thread{'s' * (args.threads > 1)}, "
+          f"table {args.table_mb} MB, endgame tables: "
           f"{args.tables or 'none'}{levels}, enhanced cutoffs: {_cutoffs(etc_swing, args.tables)}",
           flush=True)
     print(f"{'rule':<17}{'value':>9}{'move':>6}{'nodes':>16}{'Mnodes/s':>10}{'seconds':>9}"
@@ -79,7 +82,7 @@ def main():
     for capture_empty in RULES[args.rules]:
         lower, upper, move, nodes, seconds, cpu = solve(
             args.pits, args.stones, capture_empty, args.table_mb, args.tables, args.node_limit,
-            args.table_stones, etc_swing)
+            args.table_stones, etc_swing, args.threads)
         rule = "capture_empty" if capture_empty else "no-capture-empty"
         value = f"{lower:+d}" if lower == upper else f"{lower:+d}..{upper:+d}"
         print(f"{rule:<17}{value:>9}{move if move is not None else '-':>6}{nodes:>16,}"

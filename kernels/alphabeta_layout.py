@@ -19,6 +19,11 @@ HISTORY_LIMIT = 1 << 22
 # Positions whose value can change by at most this much have tiny subtrees: searching them
 # again is cheaper than a table probe that misses the cache.
 TT_MIN_SWING = 4
+# Threads sharing a table mark the nodes whose swing exceeds stats[BUSY_SWING], by default this,
+# as busy (the Cython kernel's search(busy=...)): smaller subtrees are over before another
+# thread could skip them.
+BUSY_MIN_SWING = 24
+BUSY_ENTRIES = 1 << 16      # the shared busy array's length
 # Enhanced transposition cutoffs are tried only where the swing exceeds stats[ETC_SWING], by
 # default this: below it a child's subtree is too small for the extra probes, which wait on
 # memory, to pay (node counts and CPU time in benches/README.md: from 30 rather than 20, Kalah(6,4)
@@ -32,10 +37,16 @@ ETC_OFF_SWING = 1 << 20
 
 # stats[] slots
 (NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS,
- TABLE_HITS, PROBE_MAX, ETC_CUTOFFS, ETC_SWING) = range(12)
+ TABLE_HITS, PROBE_MAX, ETC_CUTOFFS, ETC_SWING, ROOT_ROTATE, BUSY_SWING) = range(14)
 # stats[OPTIONS] bits: switch parts off, to test that they change speed and not values
 NO_TABLE, NO_ORDERING, NO_ETC = 1, 2, 4
+# ... and, read by the Cython Mancala kernel only, for a search that shares its table with other
+# threads (solver/search/alphabeta.py): SHARED_TABLE writes and checks each entry's check word
+# (its fourth, unused otherwise); stats[ROOT_ROTATE] = k searches the root's ordered moves
+# from the k-th (mod their count), so that helper threads start on different subtrees.
+SHARED_TABLE = 8
 STATS_SIZE = 16
+NODE_LIMIT_NONE = (1 << 63) - 1  # stats[NODE_LIMIT]: no limit
 NO_ENTRY = -32768           # probe(): the tables do not hold this position
 
 # The transposition table's data word (drawn in kernels/alphabeta.py): flag bits, the bias of
@@ -62,6 +73,7 @@ def new_workspace():
     """Fresh scratch for the search kernels; ``stats_of(work)`` is a view."""
     work = np.zeros(WORK_SHAPE, np.int64)
     stats_of(work)[ETC_SWING] = ETC_MIN_SWING
+    stats_of(work)[BUSY_SWING] = BUSY_MIN_SWING
     return work
 
 

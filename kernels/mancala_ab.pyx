@@ -85,10 +85,13 @@ cdef enum:
     PROBE_MAX = 9
     ETC_CUTOFFS = 10
     ETC_SWING = 11
+    ROOT_ROTATE = 12
+    BUSY_SWING = 13
     TABLE_OFFSETS = 80
     NO_TABLE = 1
     NO_ORDERING = 2
     NO_ETC = 4
+    SHARED_TABLE = 8
     NO_ENTRY = -32768
     IN_USE_BIT = 63
     HEURISTIC_BIT = 62
@@ -120,8 +123,10 @@ COMPILED_CONSTANTS = dict(
     NODE_LIMIT=NODE_LIMIT, ABORTED=ABORTED, MAX_PLY_SEEN=MAX_PLY_SEEN, TT_HITS=TT_HITS,
     ROOT_MOVE=ROOT_MOVE, HEURISTIC_LEAVES=HEURISTIC_LEAVES, OPTIONS=OPTIONS,
     TABLE_HITS=TABLE_HITS, PROBE_MAX=PROBE_MAX, ETC_CUTOFFS=ETC_CUTOFFS, ETC_SWING=ETC_SWING,
+    ROOT_ROTATE=ROOT_ROTATE, BUSY_SWING=BUSY_SWING,
     TABLE_OFFSETS=TABLE_OFFSETS,
-    NO_TABLE=NO_TABLE, NO_ORDERING=NO_ORDERING, NO_ETC=NO_ETC, NO_ENTRY=NO_ENTRY,
+    NO_TABLE=NO_TABLE, NO_ORDERING=NO_ORDERING, NO_ETC=NO_ETC, SHARED_TABLE=SHARED_TABLE,
+    NO_ENTRY=NO_ENTRY,
     IN_USE_BIT=IN_USE_BIT, HEURISTIC_BIT=HEURISTIC_BIT, NO_LOWER=NO_LOWER, NO_UPPER=NO_UPPER,
     BOUND_BIAS=BOUND_BIAS, UPPER_SHIFT=UPPER_SHIFT, DEPTH_SHIFT=DEPTH_SHIFT,
     MOVE_SHIFT=MOVE_SHIFT, WORK_SHIFT=WORK_SHIFT, HISTORY=HISTORY, STATS=STATS, BUCKET=BUCKET,
@@ -369,6 +374,9 @@ ctypedef struct Context:
     const signed char* tables   # the endgame tables' int8 data (NULL: none)
     int64_t tables_size
     int64_t* offsets        # row MAX_PLY from TABLE_OFFSETS: [m, L, level starts...]
+    bint shared             # other threads search the same table (stats OPTIONS SHARED_TABLE)
+    uint64_t* busy          # shared: the positions threads are searching now (NULL: none)
+    uint64_t busy_mask      # its length - 1
 
 
 cdef inline uint64_t mix(uint64_t word0, uint64_t word1) noexcept nogil:
@@ -379,6 +387,12 @@ cdef inline uint64_t mix(uint64_t word0, uint64_t word1) noexcept nogil:
     return x ^ (x >> 29)
 
 
+cdef inline uint64_t check_word(uint64_t word0, uint64_t word1, uint64_t data) noexcept nogil:
+    """An entry's fourth word in a table threads share: it matches the other three only if
+    one store wrote all four, so a reader never takes one position's key with another's data."""
+    return mix(word0 ^ data, word1 ^ ((data << 32) | (data >> 32)))
+
+
 cdef inline int64_t priority(uint64_t data) noexcept nogil:
     return <int64_t>(((data >> DEPTH_SHIFT) & 0xFF) * 256 + ((data >> WORK_SHIFT) & 0xFF))
 
@@ -387,13 +401,22 @@ cdef inline int64_t bucket_of(Context* c, uint64_t word0, uint64_t word1) noexce
     return <int64_t>(mix(word0, word1) & c.bucket_mask)
 
 
-cdef inline int64_t tt_find(Context* c, int64_t bucket, uint64_t word0,
-                            uint64_t word1) noexcept nogil:
+cdef inline int64_t tt_find(Context* c, int64_t bucket, uint64_t word0, uint64_t word1,
+                            uint64_t* data) noexcept nogil:
+    """The slot holding this key, its data word read once into ``data``; -1 if none. In a
+    shared table an entry whose check word disagrees (another thread was writing it) is none."""
     cdef int64_t slot
     cdef uint64_t* entry
+    cdef uint64_t found
     for slot in range(bucket, bucket + 2):
         entry = c.tt + 4 * slot
-        if entry[0] == word0 and entry[1] == word1 and entry[2] & IN_USE:
+        if entry[0] == word0 and entry[1] == word1:
+            found = entry[2]
+            if not found & IN_USE:
+                continue
+            if c.shared and entry[3] != check_word(word0, word1, found):
+                continue
+            data[0] = found
             return slot
     return -1
 
@@ -403,15 +426,11 @@ cdef void tt_store(Context* c, int64_t bucket, uint64_t word0, uint64_t word1, i
                    bint heuristic) noexcept nogil:
     """kernels.alphabeta.tt_store: the same merge of bounds and the same replacement."""
     cdef uint64_t flag = HEURISTIC if heuristic else 0
-    cdef uint64_t old, lower_field, upper_field
+    cdef uint64_t old = 0, lower_field, upper_field, data
     cdef uint64_t* entry
-    cdef int64_t slot = -1, s, old_depth, old_lower, old_upper
-    for s in range(bucket, bucket + 2):
-        entry = c.tt + 4 * s
-        if entry[0] == word0 and entry[1] == word1 and entry[2] & IN_USE:
-            slot = s
+    cdef int64_t slot, s, old_depth, old_lower, old_upper
+    slot = tt_find(c, bucket, word0, word1, &old)
     if slot >= 0:
-        old = c.tt[4 * slot + 2]
         old_depth = <int64_t>((old >> DEPTH_SHIFT) & 0xFF)
         if old_depth > depth:
             return  # a deeper search's bounds are worth more
@@ -435,12 +454,15 @@ cdef void tt_store(Context* c, int64_t bucket, uint64_t word0, uint64_t word1, i
                 slot = s
     lower_field = NO_LOWER if lower <= -INFINITE else <uint64_t>(lower + BOUND_BIAS)
     upper_field = NO_UPPER if upper >= INFINITE else <uint64_t>(upper + BOUND_BIAS)
+    data = (IN_USE | flag | lower_field | (upper_field << UPPER_SHIFT)
+            | ((<uint64_t>depth) << DEPTH_SHIFT) | ((<uint64_t>(move + 1)) << MOVE_SHIFT)
+            | ((<uint64_t>(work if work < 255 else 255)) << WORK_SHIFT))
     entry = c.tt + 4 * slot
     entry[0] = word0
     entry[1] = word1
-    entry[2] = (IN_USE | flag | lower_field | (upper_field << UPPER_SHIFT)
-                | ((<uint64_t>depth) << DEPTH_SHIFT) | ((<uint64_t>(move + 1)) << MOVE_SHIFT)
-                | ((<uint64_t>(work if work < 255 else 255)) << WORK_SHIFT))
+    entry[2] = data
+    if c.shared:
+        entry[3] = check_word(word0, word1, data)
 
 
 cdef inline int64_t log2_floor(int64_t n) noexcept nogil:
@@ -473,6 +495,31 @@ cdef void sort_moves(int64_t* row, int64_t count) noexcept nogil:
             block += MAX_MOVES
 
 
+cdef void rotate_moves(int64_t* row, int64_t count, int64_t first) noexcept nogil:
+    """Move the ``first`` leading moves of a row behind the others, every block."""
+    cdef int64_t held[MAX_MOVES]
+    cdef int64_t i, block = MOVE
+    while block < ROW_WIDTH:
+        for i in range(count):
+            held[i] = row[block + (i + first) % count]
+        for i in range(count):
+            row[block + i] = held[i]
+        block += MAX_MOVES
+
+
+cdef inline bint is_busy(Context* c, int64_t* row, int64_t i) noexcept nogil:
+    """Is another thread searching child ``i`` of this row now?"""
+    cdef uint64_t tag = mix((<uint64_t>row[CHILD0 + i]) & c.mask0,
+                            (<uint64_t>row[CHILD1 + i]) & c.mask1) | 1
+    return c.busy[(tag >> 40) & c.busy_mask] == tag
+
+
+cdef inline void unmark(Context* c, uint64_t tag) noexcept nogil:
+    """This thread has left the node ``tag`` marked busy (0: none was marked)."""
+    if tag and c.busy[(tag >> 40) & c.busy_mask] == tag:
+        c.busy[(tag >> 40) & c.busy_mask] = 0
+
+
 cdef inline void reward_history(Context* c, int64_t move, int64_t bonus) noexcept nogil:
     cdef int64_t m
     c.history[move] += bonus
@@ -496,10 +543,9 @@ cdef int64_t etc_cutoff(Context* c, int64_t* row, int64_t count, int64_t depth, 
             continue
         child.mover = <uint64_t>row[CHILD0 + i]
         child.other = <uint64_t>row[CHILD1 + i]
-        slot = tt_find(c, bucket, child.mover & c.mask0, child.other & c.mask1)
+        slot = tt_find(c, bucket, child.mover & c.mask0, child.other & c.mask1, &data)
         if slot < 0:
             continue
-        data = c.tt[4 * slot + 2]
         if <int64_t>((data >> DEPTH_SHIFT) & 0xFF) < child_depth:
             continue
         fixed = bounds(child, &swing)
@@ -529,6 +575,9 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     cdef int64_t heuristic_before, fixed, spread, slot, tt_move, lower_field, upper_field
     cdef int64_t lower, upper, count, i, move, info, order, child_bucket, refuted, guessed
     cdef int64_t original_alpha, best, best_move, next_depth, nodes_before, value, work_done
+    cdef int64_t next_child, next_waiting, waiting
+    cdef int64_t deferred[MAX_PITS]
+    cdef uint64_t tag
     cdef uint64_t word0, word1, data
     cdef bint use_tt, heuristic
     cdef State child
@@ -565,11 +614,10 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     if use_tt:
         if bucket < 0:
             bucket = bucket_of(c, word0, word1)
-        slot = tt_find(c, bucket, word0, word1)
+        slot = tt_find(c, bucket, word0, word1, &data)
     tt_move = -1
     if slot >= 0:
         stats[TT_HITS] += 1
-        data = c.tt[4 * slot + 2]
         tt_move = <int64_t>((data >> MOVE_SHIFT) & 0xFF) - 1
         if <int64_t>((data >> DEPTH_SHIFT) & 0xFF) >= depth and ply > 0:
             if data & HEURISTIC:  # its bounds are guesses: so is what follows from them
@@ -624,6 +672,8 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
             return refuted
     if not stats[OPTIONS] & NO_ORDERING:
         sort_moves(row, count)
+    if ply == 0 and stats[ROOT_ROTATE] % count:  # a helper thread: start elsewhere
+        rotate_moves(row, count, stats[ROOT_ROTATE] % count)
 
     # Step 4. Search the children: a turned-round child's value is negated.
     original_alpha = alpha
@@ -631,7 +681,29 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     best_move = -1
     next_depth = depth if depth == EXACT else depth - 1
     nodes_before = stats[NODES]
-    for i in range(count):
+    # Threads sharing the table say which big subtrees they are in (``busy``); a child another
+    # thread is searching waits until this node's other children are done, by when its
+    # value is likely in the table (deferred, as ABDADA does; never the first child).
+    tag = 0
+    if c.busy != NULL and spread > stats[BUSY_SWING]:
+        tag = mix(word0, word1) | 1
+        c.busy[(tag >> 40) & c.busy_mask] = tag
+    waiting = 0
+    next_child = 0
+    next_waiting = 0
+    while True:
+        if next_child < count:
+            i = next_child
+            next_child += 1
+            if tag and i > 0 and not row[INFO + i] & GAME_OVER and is_busy(c, row, i):
+                deferred[waiting] = i
+                waiting += 1
+                continue
+        elif next_waiting < waiting:
+            i = deferred[next_waiting]
+            next_waiting += 1
+        else:
+            break
         child.mover = <uint64_t>row[CHILD0 + i]
         child.other = <uint64_t>row[CHILD1 + i]
         info = row[INFO + i]
@@ -643,6 +715,7 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
         else:
             value = -negamax(c, child, next_depth, -beta, -alpha, ply + 1, row[BUCKET + i])
         if stats[ABORTED]:
+            unmark(c, tag)
             return 0
         if value > best:
             best = value
@@ -652,6 +725,7 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
                 if alpha >= beta:
                     reward_history(c, best_move, 64 if depth == EXACT else depth * depth)
                     break
+    unmark(c, tag)
 
     # Step 5. Store what was learnt, net of the banked part.
     if use_tt:
@@ -710,10 +784,11 @@ cdef bint keeps_value(Context* c, State child, int64_t info, int64_t value) noex
 cdef int64_t table_move_of(Context* c, State state) noexcept nogil:
     """kernels.alphabeta._table_move: the best move the table holds for ``state``, or NO_MOVE."""
     cdef uint64_t word0 = state.mover & c.mask0, word1 = state.other & c.mask1
-    cdef int64_t slot = tt_find(c, bucket_of(c, word0, word1), word0, word1)
+    cdef uint64_t data
+    cdef int64_t slot = tt_find(c, bucket_of(c, word0, word1), word0, word1, &data)
     if slot < 0:
         return NO_MOVE
-    return <int64_t>((c.tt[4 * slot + 2] >> MOVE_SHIFT) & 0xFF) - 1
+    return <int64_t>((data >> MOVE_SHIFT) & 0xFF) - 1
 
 
 cdef int64_t fill_line(Context* c, State state, int64_t value, int64_t* line,
@@ -785,6 +860,8 @@ cdef int load_context(Context* c, uint64_t mask0, uint64_t mask1, uint64_t[:, ::
     c.stats = c.work + ROW_WIDTH * MAX_PLY + STATS
     c.history = c.work + ROW_WIDTH * MAX_PLY + HISTORY
     c.mask0, c.mask1 = mask0, mask1
+    c.shared = (c.stats[OPTIONS] & SHARED_TABLE) != 0
+    c.busy, c.busy_mask = NULL, 0
     c.offsets = c.work + ROW_WIDTH * MAX_PLY + TABLE_OFFSETS
     c.tables, c.tables_size = NULL, 0
     if c.stats[PROBE_MAX] >= 0:
@@ -797,15 +874,21 @@ cdef int load_context(Context* c, uint64_t mask0, uint64_t mask1, uint64_t[:, ::
 
 def search(state, int64_t depth, int64_t alpha, int64_t beta, int64_t ply, int64_t bucket,
            uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt, int64_t[:, ::1] work,
-           const signed char[::1] tables=None):
+           const signed char[::1] tables=None, uint64_t[::1] busy=None):
     """kernels.alphabeta.search(state, depth, alpha, beta, ply, bucket, <Mancala's functions,
     probe>, mask0, mask1, tt, work, tables): the fail-soft negamax value. ``tables``: the
-    endgame tables' data (probed where stats PROBE_MAX >= 0; None: none)."""
+    endgame tables' data (probed where stats PROBE_MAX >= 0; None: none). ``busy``: with
+    stats OPTIONS SHARED_TABLE, an array (a power-of-two length) the threads searching the
+    table share, to mark the big subtrees they are in (None: no marks)."""
     cdef Context c
     cdef State s
     cdef int64_t value
     load_state(state, &s)
     load_context(&c, mask0, mask1, tt, work, tables)
+    if busy is not None and c.shared:
+        if busy.shape[0] < 1 or busy.shape[0] & (busy.shape[0] - 1):
+            raise ValueError("a busy array's length is a power of two")
+        c.busy, c.busy_mask = &busy[0], <uint64_t>(busy.shape[0] - 1)
     if not 0 <= depth <= EXACT or not 0 <= ply < MAX_PLY:
         raise ValueError(f"depth must be 0..{EXACT} and ply 0..{MAX_PLY - 1}")
     if bucket >= 0 and (bucket & 1 or bucket >= tt.shape[0]):
@@ -851,7 +934,7 @@ def table_move(state, uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt):
     cdef State s
     load_state(state, &s)
     load_table(&c, tt)
-    c.mask0, c.mask1 = mask0, mask1
+    c.mask0, c.mask1, c.shared = mask0, mask1, False
     return table_move_of(&c, s)
 
 

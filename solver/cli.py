@@ -281,6 +281,8 @@ def _solve_command(commands):
                          "as tasks on this Dask cluster (workers share the table folder)")
     mancala.add_argument("--checkpoint", metavar="FILE", help="keep every bound proven in "
                          "FILE; a rerun with the same FILE goes on from them")
+    mancala.add_argument("--threads", type=whole(1, 256, "threads"), default=1, metavar="T",
+                         help="threads sharing the table (default 1)")
     mancala.add_argument("--json", action="store_true", help="print one JSON object")
     mancala.set_defaults(run=_solve_mancala)
 
@@ -523,7 +525,8 @@ def _solve_mancala(args) -> str:
         found = mancala.solve(rules, tables=False if args.no_tables else args.tables,
                               table_mb=args.table_mb, max_seconds=args.max_seconds,
                               max_nodes=args.max_nodes, progress=progress,
-                              scheduler=args.scheduler, checkpoint=args.checkpoint)
+                              scheduler=args.scheduler, checkpoint=args.checkpoint,
+                              threads=args.threads)
     finally:
         progress.close()
     text = json.dumps(found.to_dict()) if args.json else _proof_text(found)

@@ -7,6 +7,7 @@ its backend.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cache
@@ -144,14 +145,26 @@ class EndgameTables(NamedTuple):
 
 class AlphaBeta:
     """One search context: a transposition table and scratch arrays reused across searches,
-    and optionally endgame tables probed at the leaves."""
+    and optionally endgame tables probed at the leaves.
+
+    ``threads`` > 1 (the Cython kernels only): exact proofs (:meth:`prove`,
+    :meth:`prove_within`) run each MTD(f) pass on that many threads sharing the table, each
+    with its own scratch; helper k starts on the root's k-th ordered move, a thread leaves a
+    child another is searching until its other children are done (ABDADA's deferral), and the
+    first thread to finish a pass settles it. Entries then carry a check word, so a thread
+    never reads another's half-written entry. Values are the same as on one thread; the node
+    count, and which of several optimal moves is named, vary from run to run. Other searches
+    run on one thread."""
 
     def __init__(self, game: KernelGame, table_mb: int = DEFAULT_TABLE_MB,
-                 tables: EndgameTables | None = None):
+                 tables: EndgameTables | None = None, threads: int = 1):
         self.game = game
         self.backend = game.backend or numba_backend()
         if tables is not None and not self.backend.probes_tables:
             raise ValueError(f"the {self.backend.name} search kernels probe no endgame tables")
+        if threads < 1 or (threads > 1 and self.backend.name != "cython"):
+            raise ValueError(f"threads must be 1, or more on the Cython kernels; got {threads} "
+                             f"on the {self.backend.name} ones")
         self.tt = ab.new_table(table_mb)
         self.work = ab.new_workspace()
         self.stats = ab.stats_of(self.work)
@@ -167,25 +180,42 @@ class AlphaBeta:
             self.stats[ab.PROBE_MAX] = tables.max_swing
             self.stats[ab.ETC_SWING] = ab.ETC_OFF_SWING
         self._scratch = np.zeros(ab.MAX_MOVES, np.int64)
+        self.helpers = [ab.new_workspace() for _ in range(threads - 1)]
+        self.busy = np.zeros(ab.BUSY_ENTRIES, np.uint64)   # the big subtrees threads are in
+        self._stopped = False
+        if self.helpers:
+            self.stats[ab.OPTIONS] |= ab.SHARED_TABLE   # every entry gets its check word
+
+    @property
+    def threads(self) -> int:
+        return 1 + len(self.helpers)
+
+    def _workspaces(self):
+        return [self.work, *self.helpers]
 
     # --- kernel calls -----------------------------------------------------------------------
 
-    def _game_args(self, state):
+    def _game_args(self, state, work=None):
         mask0, mask1 = self.game.key_mask(state)
-        return self.backend.context(self.game, mask0, mask1, self.tt, self.work, self.tables_data)
+        return self.backend.context(self.game, mask0, mask1, self.tt,
+                                    self.work if work is None else work, self.tables_data)
 
     def _reset_limits(self, node_limit=None):
         self.stats[ab.ABORTED] = 0
-        self.stats[ab.NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else node_limit
+        self.stats[ab.NODE_LIMIT] = ab.NODE_LIMIT_NONE if node_limit is None else node_limit
 
     def stop(self) -> None:
         """Abort the search running in another thread at its next node, as its node limit
         would (the kernels run without the GIL and read the limit at every node)."""
-        self.stats[ab.NODE_LIMIT] = -1
+        self._stopped = True
+        for work in self._workspaces():
+            ab.stats_of(work)[ab.NODE_LIMIT] = -1
 
     def _check_depth(self):
-        if self.stats[ab.ABORTED] and self.stats[ab.MAX_PLY_SEEN] >= ab.MAX_PLY - 1:
-            raise RuntimeError(f"search went deeper than {ab.MAX_PLY} plies")
+        for work in self._workspaces():
+            stats = ab.stats_of(work)
+            if stats[ab.ABORTED] and stats[ab.MAX_PLY_SEEN] >= ab.MAX_PLY - 1:
+                raise RuntimeError(f"search went deeper than {ab.MAX_PLY} plies")
 
     def _search(self, state, depth, alpha, beta, node_limit=None) -> int | None:
         """Value within (alpha, beta), or None if the node limit stopped the search."""
@@ -196,12 +226,12 @@ class AlphaBeta:
 
     @property
     def nodes(self) -> int:
-        return int(self.stats[ab.NODES])
+        return sum(int(ab.stats_of(work)[ab.NODES]) for work in self._workspaces())
 
     @property
     def table_hits(self) -> int:
         """Positions valued by the endgame tables so far."""
-        return int(self.stats[ab.TABLE_HITS])
+        return sum(int(ab.stats_of(work)[ab.TABLE_HITS]) for work in self._workspaces())
 
     def legal_moves(self, state) -> list[int]:
         count = self.game.legal_moves(state, self._scratch)
@@ -213,7 +243,7 @@ class AlphaBeta:
         """The exact value of ``state`` (MTD(f) from ``guess``) and a move achieving it (None
         once the game is over)."""
         self._reset_limits()
-        value, move, _, _ = self.backend.prove(state, guess, *self._game_args(state))
+        value, move, _, _ = self._prove(state, guess, None)
         self._check_depth()
         return int(value), (None if move < 0 else int(move))
 
@@ -221,13 +251,86 @@ class AlphaBeta:
         """MTD(f) stopped after about ``node_limit`` more nodes: the (lower, upper) bounds on
         the exact value proven by then (equal when it finished)."""
         self._reset_limits(self.nodes + node_limit)
-        value, move, lower, upper = self.backend.prove(state, guess,
-                                                        *self._game_args(state))
+        value, move, lower, upper = self._prove(state, guess, self.nodes + node_limit)
         self._check_depth()
         if move != ab.ABORTED_MOVE:
             return int(value), int(value)
         banked, swing = self.game.bounds(state)
         return int(max(lower, banked - swing)), int(min(upper, banked + swing))
+
+    def _prove(self, state, guess, node_limit):
+        """The kernel's prove (value, move, lower, upper), or MTD(f) on every thread."""
+        if not self.helpers:
+            return self.backend.prove(state, guess, *self._game_args(state))
+        return self._prove_on_threads(state, guess, node_limit)
+
+    def _prove_on_threads(self, state, guess, node_limit):
+        """kernels' prove, each null-window pass run by all threads (class docstring)."""
+        lower, upper, value, best = -ab.INFINITY, ab.INFINITY, guess, ab.NO_MOVE
+        self._stopped = False
+        while lower < upper:
+            beta = value + 1 if value == lower else value
+            settled = self._pass_on_threads(state, beta, node_limit)
+            if settled is None:
+                return 0, ab.ABORTED_MOVE, lower, upper
+            value, move = settled
+            if value >= beta:
+                lower, best = value, move
+            else:
+                upper = value
+        if best < 0:    # decided without trying a move (bounds): ask one thread for a move
+            self._reset_limits()
+            self.backend.search(state, ab.EXACT, value - 1, value, 0, -1, *self._game_args(state))
+            best = int(self.stats[ab.ROOT_MOVE])
+            if best < 0:
+                moves = self.legal_moves(state)
+                best = moves[0] if moves else ab.NO_MOVE
+        return value, best, lower, upper
+
+    def _pass_on_threads(self, state, beta, node_limit) -> tuple[int, int] | None:
+        """One null-window search of the root at ``beta`` on every thread; the first to finish
+        stops the others. (value, root move), or None if the node limit or stop() ended it."""
+        workspaces = self._workspaces()
+        share = None if node_limit is None else max(1, (node_limit - self.nodes) //
+                                                    len(workspaces))
+        for k, work in enumerate(workspaces):
+            stats = ab.stats_of(work)
+            if k:       # a helper: the main scratch's history and settings, its own counters
+                counters = stats[[ab.NODES, ab.TABLE_HITS]].copy()
+                work[ab.MAX_PLY] = self.work[ab.MAX_PLY]
+                stats[[ab.NODES, ab.TABLE_HITS]] = counters
+                stats[ab.ROOT_ROTATE] = k
+            stats[ab.ABORTED] = 0
+            stats[ab.NODE_LIMIT] = ab.NODE_LIMIT_NONE if share is None else stats[ab.NODES] + share
+        if self._stopped:
+            return None
+        settled, errors, lock = [], [], threading.Lock()
+
+        def run(work):
+            stats = ab.stats_of(work)
+            try:
+                value = self.backend.search(state, ab.EXACT, beta - 1, beta, 0, -1,
+                                            *self._game_args(state, work), busy=self.busy)
+            except BaseException as error:      # handed to the calling thread
+                errors.append(error)
+                return
+            with lock:
+                if not stats[ab.ABORTED] and not settled:
+                    settled.append((int(value), int(stats[ab.ROOT_MOVE])))
+                    for other in workspaces:    # the pass is settled: stop the others
+                        if other is not work:
+                            ab.stats_of(other)[ab.NODE_LIMIT] = -1
+
+        helpers = [threading.Thread(target=run, args=(work,), name=f"alphabeta-helper-{k}",
+                                    daemon=True) for k, work in enumerate(self.helpers, 1)]
+        for helper in helpers:
+            helper.start()
+        run(self.work)
+        for helper in helpers:
+            helper.join()
+        if errors:
+            raise errors[0]
+        return settled[0] if settled else None
 
     def move_value(self, state, move) -> int:
         """Exact value, from the side to move's view, of playing ``move``."""

@@ -32,7 +32,7 @@ GAME = Game(
         Option("--simulations", count, "with --mcts: N simulations (default 100000 when no "
                "--time)", metavar="N"),
         Option("--threads", whole(1, 256, "threads"), "with --mcts: T trees in parallel (root "
-               "parallelism)", metavar="T"),
+               "parallelism); with --exact: T threads share one proof's table", metavar="T"),
         Option("--seed", seed, "with --mcts: random seed (default 0)", metavar="S"),
         Option("--all-moves", None, "also give the exact value of every legal move"),
         Option("--tables", str, "endgame tables to probe (default: those in the per-user table "

@@ -161,7 +161,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
               seconds: float | None = None, depth: int | None = None, exact: bool = False,
               all_moves: bool = False, table_mb: int | None = None,
               tables=None, max_seconds: float | None = None, max_nodes: int | None = None,
-              progress=None, backend: str | None = None) -> BestMove:
+              progress=None, backend: str | None = None, threads: int = 1) -> BestMove:
     """Search a position (the start of ``rules`` when None): exactly, to ``depth`` plies, or for
     ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
     the end of every line reports ``exact=True``. Without ``rules``, a position is played
@@ -178,7 +178,10 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
 
     ``backend``: the alpha-beta kernels (:func:`kernel_game`); None (the default): "cython"
     when no tables are probed (it starts without Numba), else "numba". Both give the same
-    answer, node count included."""
+    answer, node count included.
+
+    ``threads``: with ``exact``, that many threads share the proof's table (the Cython kernels:
+    ``solver.search.alphabeta.AlphaBeta``); the value is the same, the node count varies."""
     pos, rules = playable_position(position, rules)
     if sum(1 for _ in (seconds, depth) if _ is not None) + bool(exact) > 1:
         raise InputError("choose one of a time limit, a depth or an exact solve")
@@ -186,6 +189,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
         raise InputError("max_seconds and max_nodes (--max-seconds, --max-nodes) go with an "
                          "exact solve (--exact)")
     _check_budgets(max_seconds, max_nodes)
+    _check_threads(threads, exact, backend)
     if depth is not None and not 1 <= depth < 255:
         raise InputError(f"depth must be 1..254 plies, got {depth}")
     if seconds is not None and seconds <= 0:
@@ -198,7 +202,8 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     # (tests/test_mancala_cython_ab.py), faster per node, and it starts without Numba.
     game = kernel_game(with_tables=found_tables is not None,
                        backend=backend or "cython")
-    engine = AlphaBeta(game, table_mb or default_table_mb(pos, exact, depth), found_tables)
+    engine = AlphaBeta(game, table_mb or default_table_mb(pos, exact, depth), found_tables,
+                       threads)
     state = to_packed(pos)
     levels = 0 if found_tables is None else found_tables.max_swing
     if exact:
@@ -239,7 +244,7 @@ def _proven_best(engine, state, pos: Position, rules: Rules, levels: int, all_mo
 
 def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
           max_seconds: float | None = None, max_nodes: int | None = None, progress=None,
-          scheduler: str | None = None, checkpoint=None):
+          scheduler: str | None = None, checkpoint=None, threads: int = 1):
     """Prove the value of Kalah(pits, stones) from the start: every opening move's exact value
     (an opening that earns an extra turn also each continuation's) and, after each, the
     optimal move of the side to move; one transposition table serves all the proofs
@@ -251,10 +256,14 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     proven by then, ``max_nodes`` does not apply). ``checkpoint``: a file that keeps every
     bound proven, so that a rerun with the same file goes on from them
     (``solver.games.mancala.checkpoint``; the proof's ``checkpoint`` gives the totals of every
-    run)."""
+    run). ``threads``: that many threads share the table on this machine (not with
+    ``scheduler``, whose workers have their own)."""
     from solver.games.mancala.checkpoint import Checkpoint
     from solver.games.mancala.proof import prove_game
     _check_budgets(max_seconds, max_nodes)
+    _check_threads(threads, True, None)
+    if scheduler is not None and threads > 1:
+        raise InputError("threads (--threads) apply on this machine, not on a cluster")
     if scheduler is not None and max_nodes is not None:
         raise InputError("max_nodes (--max-nodes) does not apply on a cluster, whose tasks "
                          "each run to the end: use max_seconds (--max-seconds)")
@@ -265,12 +274,22 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     pos = reference.new_game(rules)
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False))
     mb = table_mb or default_table_mb(pos, True)
-    engine = AlphaBeta(kernel_game(with_tables=found_tables is not None), mb, found_tables)
+    engine = AlphaBeta(kernel_game(with_tables=found_tables is not None), mb, found_tables,
+                       threads)
     proof = prove_game(engine, to_packed(pos), rules, max_seconds=max_seconds,
                        max_nodes=max_nodes, progress=progress, checkpoint=kept)
     proof.table_levels = 0 if found_tables is None else found_tables.max_swing
     proof.table_mb = mb
     return proof
+
+
+def _check_threads(threads, exact: bool, backend: str | None) -> None:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+        raise InputError(f"threads must be a whole number 1..256, got {threads!r}")
+    if threads > 1 and not exact:
+        raise InputError("threads (--threads) go with an exact solve (--exact) or --mcts")
+    if threads > 1 and backend not in (None, "cython"):
+        raise InputError("threads (--threads) need the cython backend")
 
 
 def _check_budgets(max_seconds, max_nodes) -> None:

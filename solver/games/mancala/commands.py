@@ -20,8 +20,9 @@ def best(position: str | None, rules_options: dict, options: dict):
     if options["mcts"]:
         return _mcts(pos, rules, options)
     for option in ("simulations", "threads", "seed"):
-        if options[option] is not None:
-            raise InputError(f"--{option} goes with --mcts")
+        if options[option] is not None and not (option == "threads" and options["exact"]):
+            also = " or --exact" if option == "threads" else ""
+            raise InputError(f"--{option} goes with --mcts{also}")
     pos, rules = reference.playable_position(pos, rules)
     if not options["exact"]:
         for option in ("max_seconds", "max_nodes"):
@@ -35,7 +36,7 @@ def best(position: str | None, rules_options: dict, options: dict):
                          table_mb=options["table_mb"],
                          tables=False if options["no_tables"] else options["tables"],
                          max_seconds=options["max_seconds"], max_nodes=options["max_nodes"],
-                         progress=progress)
+                         progress=progress, threads=options["threads"] or 1)
     finally:
         if progress is not None:
             progress.close()
