@@ -127,9 +127,9 @@ def read_solve_kalah(text: str, rule: str) -> dict:
     """Value, move and nodes of ``rule``'s row of ``benches/solve_kalah.py``'s table."""
     for line in text.splitlines():
         words = line.split()
-        if len(words) >= 4 and words[0] == rule:
-            move = None if words[2] == "-" else int(words[2])
-            return dict(value=int(words[1]), move=move, nodes=int(words[3].replace(",", "")))
+        if len(words) >= 5 and words[0] == rule:     # rule, threads, value, move, nodes, ...
+            move = None if words[3] == "-" else int(words[3])
+            return dict(value=int(words[2]), move=move, nodes=int(words[4].replace(",", "")))
     raise SystemExit(f"no {rule} row in benches/solve_kalah.py's output: {text.strip()[-300:]}")
 
 

@@ -2,7 +2,8 @@
 
     python benches/solve_kalah.py [--pits 6 --stones 4] [--table-mb 1024] [--tables DIR]
                                   [--node-limit N] [--rules both|capture_empty|no-capture-empty]
-                                  [--etc-swing S | --no-etc] [--threads T]
+                                  [--etc-swing S | --no-etc] [--threads T [T ...]]
+                                  [--repeats N] [--busy-swing S]
 
 Prints value, first move, nodes, nodes/s and seconds per rule; the table's pages are touched
 and the endgame tables loaded before the clock starts (a fresh 1 GB table costs about 2 s of
@@ -10,8 +11,14 @@ page faults here). With ``--node-limit`` a solve that does not finish reports th
 the value it proved (the Kalah(6,5) stretch goal). ``--etc-swing S`` tries enhanced
 transposition cutoffs at nodes whose swing exceeds S (default ``kernels.alphabeta.
 ETC_MIN_SWING``), ``--no-etc`` never; the CPU seconds of the solve are printed beside the wall
-seconds (less sensitive to other users' load)."""
+seconds (less sensitive to other users' load).
+
+``--threads 1 2 --repeats 3`` interleaves the thread counts: each round solves every rule on
+each count in turn, and the summary gives, per rule, the median of the rounds' paired speed-ups
+against the first count. ``--busy-swing S``: threads mark nodes busy above this swing
+(``kernels.alphabeta_layout.BUSY_MIN_SWING`` by default)."""
 import argparse
+import statistics
 import time
 from dataclasses import replace
 
@@ -30,7 +37,7 @@ def _cutoffs(etc_swing: int | None, tables) -> str:
 
 
 def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, table_stones=None,
-          etc_swing=None, threads=1):
+          etc_swing=None, threads=1, busy_swing=None):
     """(lower, upper, first move or None, nodes, seconds, cpu seconds): lower == upper once
     proven. ``etc_swing``: None for the default, -1 for no enhanced transposition cutoffs."""
     rules = mancala.Rules(pits, stones, capture_empty)
@@ -43,6 +50,8 @@ def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, t
         engine.stats[ab.OPTIONS] |= ab.NO_ETC
     elif etc_swing is not None:
         engine.stats[ab.ETC_SWING] = etc_swing
+    if busy_swing is not None:      # the helpers copy the main workspace's settings
+        engine.stats[ab.BUSY_SWING] = busy_swing
     state = mancala.to_packed(replace(mancala.new_game(rules), capture_empty=capture_empty))
     start, cpu = time.perf_counter(), time.process_time()
     if node_limit is None:
@@ -56,6 +65,24 @@ def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, t
             time.process_time() - cpu)
 
 
+def _print_row(rule, threads, result):
+    lower, upper, move, nodes, seconds, cpu = result
+    value = f"{lower:+d}" if lower == upper else f"{lower:+d}..{upper:+d}"
+    print(f"{rule:<17}{threads:>8}{value:>9}{move if move is not None else '-':>6}{nodes:>16,}"
+          f"{nodes / seconds / 1e6:>10.2f}{seconds:>9.2f}{cpu:>8.2f}", flush=True)
+
+
+def _print_speed_ups(seconds, thread_counts):
+    """Per rule and count, the median over rounds of (first count's seconds / this count's)."""
+    first = thread_counts[0]
+    for rule, by_count in seconds.items():
+        for count in thread_counts[1:]:
+            ratios = [a / b for a, b in zip(by_count[first], by_count[count])]
+            print(f"{rule}: {count} threads against {first}: {statistics.median(ratios):.2f}x "
+                  f"faster (median of {len(ratios)} paired rounds: "
+                  f"{', '.join(f'{r:.2f}' for r in ratios)})")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pits", type=int, default=6)
@@ -65,7 +92,10 @@ def main():
     parser.add_argument("--node-limit", type=int, help="stop after this many nodes")
     parser.add_argument("--table-stones", type=int, help="probe table levels up to this only")
     parser.add_argument("--rules", choices=RULES, default="both")
-    parser.add_argument("--threads", type=int, default=1, help="threads sharing the table")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1],
+                        help="threads sharing the table; several counts are interleaved")
+    parser.add_argument("--repeats", type=int, default=1, help="rounds over rules and counts")
+    parser.add_argument("--busy-swing", type=int, help="threads mark nodes above this swing")
     etc = parser.add_mutually_exclusive_group()
     etc.add_argument("--etc-swing", type=int, help="enhanced transposition cutoffs above this")
     etc.add_argument("--no-etc", action="store_true", help="no enhanced transposition cutoffs")
@@ -73,20 +103,24 @@ def main():
     etc_swing = -1 if args.no_etc else args.etc_swing
     solve(3, 2, True, 1)  # load the kernels before timing
     levels = "" if args.table_stones is None else f" up to level {args.table_stones}"
-    print(f"Kalah({args.pits},{args.stones}), {args.threads} thread{'s' * (args.threads > 1)}, "
-          f"table {args.table_mb} MB, endgame tables: "
-          f"{args.tables or 'none'}{levels}, enhanced cutoffs: {_cutoffs(etc_swing, args.tables)}",
-          flush=True)
-    print(f"{'rule':<17}{'value':>9}{'move':>6}{'nodes':>16}{'Mnodes/s':>10}{'seconds':>9}"
-          f"{'cpu s':>8}")
-    for capture_empty in RULES[args.rules]:
-        lower, upper, move, nodes, seconds, cpu = solve(
-            args.pits, args.stones, capture_empty, args.table_mb, args.tables, args.node_limit,
-            args.table_stones, etc_swing, args.threads)
-        rule = "capture_empty" if capture_empty else "no-capture-empty"
-        value = f"{lower:+d}" if lower == upper else f"{lower:+d}..{upper:+d}"
-        print(f"{rule:<17}{value:>9}{move if move is not None else '-':>6}{nodes:>16,}"
-              f"{nodes / seconds / 1e6:>10.2f}{seconds:>9.2f}{cpu:>8.2f}", flush=True)
+    busy = "" if args.busy_swing is None else f", busy marks above swing {args.busy_swing}"
+    print(f"Kalah({args.pits},{args.stones}), table {args.table_mb} MB, endgame tables: "
+          f"{args.tables or 'none'}{levels}, enhanced cutoffs: {_cutoffs(etc_swing, args.tables)}"
+          f"{busy}", flush=True)
+    print(f"{'rule':<17}{'threads':>8}{'value':>9}{'move':>6}{'nodes':>16}{'Mnodes/s':>10}"
+          f"{'seconds':>9}{'cpu s':>8}")
+    seconds = {}
+    for _ in range(args.repeats):
+        for capture_empty in RULES[args.rules]:
+            rule = "capture_empty" if capture_empty else "no-capture-empty"
+            for threads in args.threads:
+                result = solve(args.pits, args.stones, capture_empty, args.table_mb, args.tables,
+                               args.node_limit, args.table_stones, etc_swing, threads,
+                               args.busy_swing)
+                _print_row(rule, threads, result)
+                seconds.setdefault(rule, {}).setdefault(threads, []).append(result[4])
+    if len(args.threads) > 1:
+        _print_speed_ups(seconds, args.threads)
 
 
 if __name__ == "__main__":

@@ -35,9 +35,9 @@ def test_a_peer_answer_is_read_from_its_output(text, answer):
 
 def test_our_row_is_read_from_the_solve_table():
     table = ("Kalah(6,4), table 1024 MB, endgame tables: none, enhanced cutoffs: swing > 30\n"
-             "rule                 value  move           nodes  Mnodes/s  seconds   cpu s\n"
-             "capture_empty          +10     3      80,366,938      5.80    13.86   13.80\n"
-             "no-capture-empty        +8     3     240,963,736      5.50    43.81   43.70\n")
+             "rule              threads    value  move           nodes  Mnodes/s  seconds   cpu s\n"
+             "capture_empty           1      +10     3      80,366,938      5.80    13.86   13.80\n"
+             "no-capture-empty        2       +8     3     240,963,736      5.50    43.81   43.70\n")
     assert compare_peers.read_solve_kalah(table, "no-capture-empty") == \
         dict(value=8, move=3, nodes=240963736)
     with pytest.raises(SystemExit):
