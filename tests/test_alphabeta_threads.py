@@ -17,7 +17,7 @@ from solver.games import mancala as reference
 from solver.games.mancala import api
 from solver.search.alphabeta import AlphaBeta
 from test_alphabeta import minimax
-from test_mancala_cython_ab import context, describe, small_endgame
+from test_mancala_cython_ab import assert_small_endgames_solve_as_brute_force, context
 
 INF = layout.INFINITY
 
@@ -28,14 +28,8 @@ def threaded_engine(threads, table_mb=1):
 
 @pytest.mark.parametrize("capture_empty", [True, False])
 def test_exact_values_on_threads_equal_brute_force_minimax(rng, capture_empty):
-    searcher = threaded_engine(rng.choice([2, 3]))
-    for _ in range(40):
-        pos = small_endgame(rng, capture_empty)
-        state = api.to_packed(pos)
-        found = searcher.solve(state)
-        assert found.exact and found.value == minimax(pos, capture_empty), describe(pos)
-        if found.move is not None:     # the move it names achieves the value
-            assert searcher.move_value(state, found.move) == found.value, describe(pos)
+    assert_small_endgames_solve_as_brute_force(threaded_engine(rng.choice([2, 3])), rng,
+                                               capture_empty)
 
 
 @pytest.mark.parametrize("m,n", [(4, 3), (5, 3), (4, 4)])

@@ -357,16 +357,21 @@ def cython_engine(table_mb=1):
     return AlphaBeta(api.kernel_game(backend="cython"), table_mb)
 
 
-@pytest.mark.parametrize("capture_empty", [True, False])
-def test_exact_values_equal_brute_force_minimax(rng, capture_empty):
-    searcher = cython_engine()
-    for _ in range(40):
+def assert_small_endgames_solve_as_brute_force(searcher, rng, capture_empty, count=40):
+    """``searcher`` proves the minimax value of random small endgames, and the move it names
+    achieves that value."""
+    for _ in range(count):
         pos = small_endgame(rng, capture_empty)
         state = api.to_packed(pos)
         found = searcher.solve(state)
         assert found.exact and found.value == minimax(pos, capture_empty), describe(pos)
-        if found.move is not None:     # the move it names achieves the value
-            assert searcher.move_value(state, found.move) == found.value
+        if found.move is not None:
+            assert searcher.move_value(state, found.move) == found.value, describe(pos)
+
+
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_exact_values_equal_brute_force_minimax(rng, capture_empty):
+    assert_small_endgames_solve_as_brute_force(cython_engine(), rng, capture_empty)
 
 
 def test_depth_limited_values_equal_depth_limited_minimax(rng):
