@@ -169,13 +169,15 @@ def uct_table(size):
     """The kernel's ``table`` argument, row n for n in 0..size-1 (n >= 1 where it matters):
     [SQRT_LOG] sqrt(ln n) (0 for n < 2), [INVERSE] 1 / n, [INVERSE_SQRT] 1 / sqrt(n). A
     descent needs sqrt(ln N) at every node and 1 / n, 1 / sqrt(n) for every edge: loads are
-    cheaper than logarithms, divisions and square roots. The driver sizes it to the visits a
-    node can reach (the root's: one a simulation); the kernel computes larger n itself."""
-    n = np.maximum(np.arange(size, dtype=np.float64), 1.0)
+    cheaper than logarithms, divisions and square roots while the table stays in the caches
+    (the driver keeps it short); the kernel computes larger n itself with the same functions
+    (the C library's, as Python's ``math`` calls them: NumPy's own logarithm differs in the
+    last bit for a few n), so the table's length changes the speed, never a priority."""
+    n = [float(max(row, 1)) for row in range(size)]
     table = np.zeros((size, UCT_TABLE_COLUMNS), np.float64)
-    table[:, SQRT_LOG] = np.sqrt(np.log(n))
-    table[:, INVERSE] = 1.0 / n
-    table[:, INVERSE_SQRT] = 1.0 / np.sqrt(n)
+    table[:, SQRT_LOG] = [math.sqrt(math.log(x)) for x in n]
+    table[:, INVERSE] = [1.0 / x for x in n]
+    table[:, INVERSE_SQRT] = [1.0 / math.sqrt(x) for x in n]
     return table
 
 
@@ -237,9 +239,9 @@ def select_uct(record, values, table, node, count, exploration):
         n = np.uint64(record[node, HEADER + i])     # unsigned: no negative-index handling
         if n < size:
             priority = values[node, i] * table[n, INVERSE] + exploration * table[n, INVERSE_SQRT]
-        else:
+        else:           # the table's functions, so a priority never depends on its length
             visits = np.float64(n)
-            priority = values[node, i] / visits + exploration / math.sqrt(visits)
+            priority = values[node, i] * (1.0 / visits) + exploration * (1.0 / math.sqrt(visits))
         better = priority > best
         best = priority if better else best
         best_slot = i if better else best_slot
@@ -260,8 +262,8 @@ def select_uct_prior(record, values, priors, table, node, count, exploration):
                 exploration * table[n, INVERSE_SQRT] + priors[node, i] * table[n + 1, INVERSE]
         else:
             visits = np.float64(n)
-            priority = values[node, i] / visits + exploration / math.sqrt(visits) + \
-                priors[node, i] / (visits + 1.0)
+            priority = values[node, i] * (1.0 / visits) + \
+                exploration * (1.0 / math.sqrt(visits)) + priors[node, i] * (1.0 / (visits + 1.0))
         better = priority > best
         best = priority if better else best
         best_slot = i if better else best_slot

@@ -643,6 +643,30 @@ def test_uct_selection_takes_the_first_of_equal_edges():
         assert k.select_uct(record, values, TABLE, 0, width, 1.3) == 3
 
 
+def test_the_uct_tables_length_changes_no_choice(rng):
+    """Counts past the table are computed with the functions that filled it, to the same bits:
+    a short table (fast, cached) and a long one choose the same edges."""
+    short, long = k.uct_table(2), k.uct_table(1 << 17)
+    for visits in range(1, 1 << 17):
+        assert k.sqrt_log(short, visits) == k.sqrt_log(long, visits) == \
+            k.sqrt_log(TABLE, visits)
+    width = 6
+    record = np.zeros((1, k.record_width(width)), np.int32)
+    values = np.zeros((1, k.values_width(width)), np.float64)
+    priors = np.zeros((1, k.values_width(width)), np.float64)
+    for _ in range(3000):
+        count = rng.randint(2, width)
+        visits = [rng.choice([1, 2, 3, rng.randrange(4, 1 << 17)]) for _ in range(count)]
+        record[0, k.HEADER:k.HEADER + count] = visits
+        values[0, :count] = [rng.choice([0.0, 0.5, 1.0, rng.random()]) * n for n in visits]
+        priors[0, :count] = [rng.choice([0.0, 3.0 * rng.random()]) for _ in range(count)]
+        exploration = 1.4 * k.sqrt_log(TABLE, sum(visits))
+        assert len({k.select_uct(record, values, table, 0, count, exploration)
+                    for table in (short, TABLE, long)}) == 1, visits
+        assert len({k.select_uct_prior(record, values, priors, table, 0, count, exploration)
+                    for table in (short, TABLE, long)}) == 1, visits
+
+
 # --- architecture --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("module", ["kernels/mcts.py", "solver/search/mcts.py"])

@@ -279,27 +279,24 @@ def bind_kernel(game: MctsGame, state, c: float, solver: bool, bias: float = 0.0
     functions = (game.legal_moves, game.play, game.to_move, chance, game.returns, rollout, prior)
 
     def run(tree: Tree, simulations: int) -> int:
-        # (the prior's 1 / (1 + n) reads one row further)
-        table = uct_table(int(tree.meta[k.SIMULATIONS]) + simulations + 1 + biased)
         return kernel(state, simulations, float(c), float(bias), float(root_bias), game.players,
-                      options, *tree.arrays(), table, *functions)
+                      options, *tree.arrays(), uct_table(), *functions)
     return run
 
 
-UCT_TABLE_LIMIT = 1 << 17      # longest UCT table kept (4 MB); larger visit counts are computed
-_uct_table = k.uct_table(1 << 12)
+# The kernel's table of functions of visit counts (``kernels.mcts.uct_table``): 4,096 rows,
+# 128 KB, stay in the caches beside the tree; larger counts are computed, to the same bits. A
+# table to 131,072 rows (4 MB) missed the caches on the rows of large counts: with it MCTS from
+# the Kalah start ran 4-5 % slower at 100 k and at 2 M simulations (benches/README.md).
+UCT_TABLE_ROWS = 1 << 12
+_uct_table = None
 
 
-def uct_table(visits: int) -> np.ndarray:
-    """The kernel's table of functions of visit counts (``kernels.mcts.uct_table``), long
-    enough for ``visits`` (up to UCT_TABLE_LIMIT): built once per process, doubled when a search
-    needs more. Its length changes the speed, not the results."""
+def uct_table() -> np.ndarray:
+    """The one UCT table of the process, built on first use."""
     global _uct_table
-    size = len(_uct_table)
-    if size < min(visits, UCT_TABLE_LIMIT):
-        while size < min(visits, UCT_TABLE_LIMIT):
-            size *= 2
-        _uct_table = k.uct_table(size)
+    if _uct_table is None:
+        _uct_table = k.uct_table(UCT_TABLE_ROWS)
     return _uct_table
 
 
