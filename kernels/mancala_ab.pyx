@@ -43,6 +43,11 @@ cdef extern from *:
     #define SOLVER_IN_USE (1ULL << 63)
     #define SOLVER_HEURISTIC (1ULL << 62)
     #define SOLVER_PREFETCH(address) __builtin_prefetch((address), 0, 3)
+    /* Words other threads may write (a shared table's entries, the busy marks): each access
+       is one whole 64-bit load or store (relaxed atomics: plain moves on x86-64), so the
+       compiler neither splits nor repeats one: a word checked is the word used. */
+    #define SOLVER_LOAD(address) __atomic_load_n((address), __ATOMIC_RELAXED)
+    #define SOLVER_STORE(address, value) __atomic_store_n((address), (value), __ATOMIC_RELAXED)
     """
     const uint64_t MIX_A "SOLVER_MIX_A"
     const uint64_t MIX_B "SOLVER_MIX_B"
@@ -52,6 +57,8 @@ cdef extern from *:
     const uint64_t IN_USE "SOLVER_IN_USE"
     const uint64_t HEURISTIC "SOLVER_HEURISTIC"
     void prefetch "SOLVER_PREFETCH"(const void* address) nogil
+    uint64_t load_word "SOLVER_LOAD"(uint64_t* address) nogil
+    void store_word "SOLVER_STORE"(uint64_t* address, uint64_t value) nogil
 
 cdef enum:
     # kernels/contract.py
@@ -410,11 +417,11 @@ cdef inline int64_t tt_find(Context* c, int64_t bucket, uint64_t word0, uint64_t
     cdef uint64_t found
     for slot in range(bucket, bucket + 2):
         entry = c.tt + 4 * slot
-        if entry[0] == word0 and entry[1] == word1:
-            found = entry[2]
+        if load_word(entry) == word0 and load_word(entry + 1) == word1:
+            found = load_word(entry + 2)
             if not found & IN_USE:
                 continue
-            if c.shared and entry[3] != check_word(word0, word1, found):
+            if c.shared and load_word(entry + 3) != check_word(word0, word1, found):
                 continue
             data[0] = found
             return slot
@@ -447,10 +454,10 @@ cdef void tt_store(Context* c, int64_t bucket, uint64_t word0, uint64_t word1, i
     else:
         slot = bucket
         for s in range(bucket, bucket + 2):
-            if not c.tt[4 * s + 2] & IN_USE:
+            if not load_word(c.tt + 4 * s + 2) & IN_USE:
                 slot = s
                 break
-            if priority(c.tt[4 * s + 2]) < priority(c.tt[4 * slot + 2]):
+            if priority(load_word(c.tt + 4 * s + 2)) < priority(load_word(c.tt + 4 * slot + 2)):
                 slot = s
     lower_field = NO_LOWER if lower <= -INFINITE else <uint64_t>(lower + BOUND_BIAS)
     upper_field = NO_UPPER if upper >= INFINITE else <uint64_t>(upper + BOUND_BIAS)
@@ -458,11 +465,11 @@ cdef void tt_store(Context* c, int64_t bucket, uint64_t word0, uint64_t word1, i
             | ((<uint64_t>depth) << DEPTH_SHIFT) | ((<uint64_t>(move + 1)) << MOVE_SHIFT)
             | ((<uint64_t>(work if work < 255 else 255)) << WORK_SHIFT))
     entry = c.tt + 4 * slot
-    entry[0] = word0
-    entry[1] = word1
-    entry[2] = data
+    store_word(entry, word0)
+    store_word(entry + 1, word1)
+    store_word(entry + 2, data)
     if c.shared:
-        entry[3] = check_word(word0, word1, data)
+        store_word(entry + 3, check_word(word0, word1, data))
 
 
 cdef inline int64_t log2_floor(int64_t n) noexcept nogil:
@@ -511,13 +518,13 @@ cdef inline bint is_busy(Context* c, int64_t* row, int64_t i) noexcept nogil:
     """Is another thread searching child ``i`` of this row now?"""
     cdef uint64_t tag = mix((<uint64_t>row[CHILD0 + i]) & c.mask0,
                             (<uint64_t>row[CHILD1 + i]) & c.mask1) | 1
-    return c.busy[(tag >> 40) & c.busy_mask] == tag
+    return load_word(c.busy + ((tag >> 40) & c.busy_mask)) == tag
 
 
 cdef inline void unmark(Context* c, uint64_t tag) noexcept nogil:
     """This thread has left the node ``tag`` marked busy (0: none was marked)."""
-    if tag and c.busy[(tag >> 40) & c.busy_mask] == tag:
-        c.busy[(tag >> 40) & c.busy_mask] = 0
+    if tag and load_word(c.busy + ((tag >> 40) & c.busy_mask)) == tag:
+        store_word(c.busy + ((tag >> 40) & c.busy_mask), 0)
 
 
 cdef inline void reward_history(Context* c, int64_t move, int64_t bonus) noexcept nogil:
@@ -687,7 +694,7 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     tag = 0
     if c.busy != NULL and spread > stats[BUSY_SWING]:
         tag = mix(word0, word1) | 1
-        c.busy[(tag >> 40) & c.busy_mask] = tag
+        store_word(c.busy + ((tag >> 40) & c.busy_mask), tag)
     waiting = 0
     next_child = 0
     next_waiting = 0
