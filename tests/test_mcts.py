@@ -453,11 +453,16 @@ def test_bad_bias_requests_raise_value_errors():
                     bias=1.0, solver=True)
 
 
+def one_node_rows(width):
+    """The record, values and priors rows of a one-node tree with ``width`` edges, zeroed."""
+    return (np.zeros((1, k.record_width(width)), np.int32),
+            np.zeros((1, k.values_width(width)), np.float64),
+            np.zeros((1, k.values_width(width)), np.float64))
+
+
 def test_biased_uct_selection_equals_the_plain_formula(rng):
     width = 6
-    record = np.zeros((1, k.record_width(width)), np.int32)
-    values = np.zeros((1, k.values_width(width)), np.float64)
-    priors = np.zeros((1, k.values_width(width)), np.float64)
+    record, values, priors = one_node_rows(width)
     for _ in range(3000):
         count = rng.randint(1, width)
         visits = [rng.choice([1, 2, 3, 7, 40, 900, 4094, 4095, 4096, 5000, 123456])
@@ -613,8 +618,7 @@ def test_uct_selection_equals_the_plain_formula(rng):
     # picks the edge of the largest mean + c * sqrt(ln N / n); among edges whose priorities
     # differ only by rounding, one of them.
     width = 6
-    record = np.zeros((1, k.record_width(width)), np.int32)
-    values = np.zeros((1, k.values_width(width)), np.float64)
+    record, values, _ = one_node_rows(width)
     for _ in range(3000):
         count = rng.randint(1, width)
         visits = [rng.choice([1, 2, 3, 7, 40, 900, 4095, 4096, 5000, 123456])
@@ -631,8 +635,7 @@ def test_uct_selection_equals_the_plain_formula(rng):
 
 def test_uct_selection_takes_the_first_of_equal_edges():
     width = 6
-    record = np.zeros((1, k.record_width(width)), np.int32)
-    values = np.zeros((1, k.values_width(width)), np.float64)
+    record, values, _ = one_node_rows(width)
     for visits, reward in ((1, 0.5), (7, 3.0), (5000, 2500.0), (123456, 0.0)):
         record[0, k.HEADER:k.HEADER + width] = visits
         values[0, :width] = reward
@@ -651,9 +654,7 @@ def test_the_uct_tables_length_changes_no_choice(rng):
         assert k.sqrt_log(short, visits) == k.sqrt_log(long, visits) == \
             k.sqrt_log(TABLE, visits)
     width = 6
-    record = np.zeros((1, k.record_width(width)), np.int32)
-    values = np.zeros((1, k.values_width(width)), np.float64)
-    priors = np.zeros((1, k.values_width(width)), np.float64)
+    record, values, priors = one_node_rows(width)
     for _ in range(3000):
         count = rng.randint(2, width)
         visits = [rng.choice([1, 2, 3, rng.randrange(4, 1 << 17)]) for _ in range(count)]
