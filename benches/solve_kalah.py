@@ -9,7 +9,7 @@ Prints value, first move, nodes, nodes/s and seconds per rule; the table's pages
 and the endgame tables loaded before the clock starts (a fresh 1 GB table costs about 2 s of
 page faults here). With ``--node-limit`` a solve that does not finish reports the bounds on
 the value it proved (the Kalah(6,5) stretch goal). ``--etc-swing S`` tries enhanced
-transposition cutoffs at nodes whose swing exceeds S (default ``kernels.alphabeta.
+transposition cutoffs at nodes whose swing exceeds S (default ``kernels.alphabeta_layout.
 ETC_MIN_SWING``), ``--no-etc`` never; the CPU seconds of the solve are printed beside the wall
 seconds (less sensitive to other users' load).
 
@@ -22,7 +22,7 @@ import statistics
 import time
 from dataclasses import replace
 
-from kernels import alphabeta as ab
+from kernels import alphabeta_layout as ab     # constants only: no Numba (as the CLI)
 from solver.games.mancala import api as mancala
 from solver.search.alphabeta import AlphaBeta
 
