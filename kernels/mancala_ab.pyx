@@ -514,17 +514,22 @@ cdef void rotate_moves(int64_t* row, int64_t count, int64_t first) noexcept nogi
         block += MAX_MOVES
 
 
+cdef inline uint64_t* busy_word(Context* c, uint64_t tag) noexcept nogil:
+    """The word of the shared busy array where a node's ``tag`` is marked."""
+    return c.busy + ((tag >> 40) & c.busy_mask)
+
+
 cdef inline bint is_busy(Context* c, int64_t* row, int64_t i) noexcept nogil:
     """Is another thread searching child ``i`` of this row now?"""
     cdef uint64_t tag = mix((<uint64_t>row[CHILD0 + i]) & c.mask0,
                             (<uint64_t>row[CHILD1 + i]) & c.mask1) | 1
-    return load_word(c.busy + ((tag >> 40) & c.busy_mask)) == tag
+    return load_word(busy_word(c, tag)) == tag
 
 
 cdef inline void unmark(Context* c, uint64_t tag) noexcept nogil:
     """This thread has left the node ``tag`` marked busy (0: none was marked)."""
-    if tag and load_word(c.busy + ((tag >> 40) & c.busy_mask)) == tag:
-        store_word(c.busy + ((tag >> 40) & c.busy_mask), 0)
+    if tag and load_word(busy_word(c, tag)) == tag:
+        store_word(busy_word(c, tag), 0)
 
 
 cdef inline void reward_history(Context* c, int64_t move, int64_t bonus) noexcept nogil:
@@ -694,7 +699,7 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     tag = 0
     if c.busy != NULL and spread > stats[BUSY_SWING]:
         tag = mix(word0, word1) | 1
-        store_word(c.busy + ((tag >> 40) & c.busy_mask), tag)
+        store_word(busy_word(c, tag), tag)
     waiting = 0
     next_child = 0
     next_waiting = 0
