@@ -37,13 +37,12 @@ ETC_OFF_SWING = 1 << 20
 
 # stats[] slots
 (NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS,
- TABLE_HITS, PROBE_MAX, ETC_CUTOFFS, ETC_SWING, ROOT_ROTATE, BUSY_SWING) = range(14)
+ TABLE_HITS, PROBE_MAX, ETC_CUTOFFS, ETC_SWING, BUSY_SWING) = range(13)
 # stats[OPTIONS] bits: switch parts off, to test that they change speed and not values
 NO_TABLE, NO_ORDERING, NO_ETC = 1, 2, 4
 # ... and, read by the Cython Mancala kernel only, for a search that shares its table with other
 # threads (solver/search/alphabeta.py): SHARED_TABLE writes and checks each entry's check word
-# (its fourth, unused otherwise); stats[ROOT_ROTATE] = k searches the root's ordered moves
-# from the k-th (mod their count), so that helper threads start on different subtrees.
+# (its fourth, unused otherwise).
 SHARED_TABLE = 8
 STATS_SIZE = 16
 NODE_LIMIT_NONE = (1 << 63) - 1  # stats[NODE_LIMIT]: no limit

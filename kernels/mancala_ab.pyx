@@ -92,8 +92,7 @@ cdef enum:
     PROBE_MAX = 9
     ETC_CUTOFFS = 10
     ETC_SWING = 11
-    ROOT_ROTATE = 12
-    BUSY_SWING = 13
+    BUSY_SWING = 12
     TABLE_OFFSETS = 80
     NO_TABLE = 1
     NO_ORDERING = 2
@@ -130,7 +129,7 @@ COMPILED_CONSTANTS = dict(
     NODE_LIMIT=NODE_LIMIT, ABORTED=ABORTED, MAX_PLY_SEEN=MAX_PLY_SEEN, TT_HITS=TT_HITS,
     ROOT_MOVE=ROOT_MOVE, HEURISTIC_LEAVES=HEURISTIC_LEAVES, OPTIONS=OPTIONS,
     TABLE_HITS=TABLE_HITS, PROBE_MAX=PROBE_MAX, ETC_CUTOFFS=ETC_CUTOFFS, ETC_SWING=ETC_SWING,
-    ROOT_ROTATE=ROOT_ROTATE, BUSY_SWING=BUSY_SWING,
+    BUSY_SWING=BUSY_SWING,
     TABLE_OFFSETS=TABLE_OFFSETS,
     NO_TABLE=NO_TABLE, NO_ORDERING=NO_ORDERING, NO_ETC=NO_ETC, SHARED_TABLE=SHARED_TABLE,
     NO_ENTRY=NO_ENTRY,
@@ -502,18 +501,6 @@ cdef void sort_moves(int64_t* row, int64_t count) noexcept nogil:
             block += MAX_MOVES
 
 
-cdef void rotate_moves(int64_t* row, int64_t count, int64_t first) noexcept nogil:
-    """Move the ``first`` leading moves of a row behind the others, every block."""
-    cdef int64_t held[MAX_MOVES]
-    cdef int64_t i, block = MOVE
-    while block < ROW_WIDTH:
-        for i in range(count):
-            held[i] = row[block + (i + first) % count]
-        for i in range(count):
-            row[block + i] = held[i]
-        block += MAX_MOVES
-
-
 cdef inline uint64_t* busy_word(Context* c, uint64_t tag) noexcept nogil:
     """The word of the shared busy array where a node's ``tag`` is marked."""
     return c.busy + ((tag >> 40) & c.busy_mask)
@@ -684,8 +671,6 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
             return refuted
     if not stats[OPTIONS] & NO_ORDERING:
         sort_moves(row, count)
-    if ply == 0 and stats[ROOT_ROTATE] % count:  # a helper thread: start elsewhere
-        rotate_moves(row, count, stats[ROOT_ROTATE] % count)
 
     # Step 4. Search the children: a turned-round child's value is negated.
     original_alpha = alpha

@@ -149,9 +149,10 @@ class AlphaBeta:
 
     ``threads`` > 1 (the Cython kernels only): exact proofs (:meth:`prove`,
     :meth:`prove_within`) run each MTD(f) pass on that many threads sharing the table, each
-    with its own scratch; helper k starts on the root's k-th ordered move, a thread leaves a
-    child another is searching until its other children are done (ABDADA's deferral), and the
-    first thread to finish a pass settles it. Entries then carry a check word, so a thread
+    with its own scratch. Every thread searches the same move order; what splits the work is
+    that a thread leaves a child another is searching until its other children are done
+    (ABDADA's deferral; helpers starting on other root moves searched more nodes,
+    benches/README.md). The first thread to finish a pass settles it. Entries then carry a check word, so a thread
     never reads another's half-written entry. Values are the same as on one thread; the node
     count, and which of several optimal moves is named, vary from run to run. Other searches
     run on one thread."""
@@ -299,7 +300,6 @@ class AlphaBeta:
                 counters = stats[[ab.NODES, ab.TABLE_HITS]].copy()
                 work[ab.MAX_PLY] = self.work[ab.MAX_PLY]
                 stats[[ab.NODES, ab.TABLE_HITS]] = counters
-                stats[ab.ROOT_ROTATE] = k
             stats[ab.ABORTED] = 0
             stats[ab.NODE_LIMIT] = ab.NODE_LIMIT_NONE if share is None else stats[ab.NODES] + share
         if self._stopped:
