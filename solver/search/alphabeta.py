@@ -152,8 +152,8 @@ class AlphaBeta:
     with its own scratch. Every thread searches the same move order; what splits the work is
     that a thread leaves a child another is searching until its other children are done
     (ABDADA's deferral; helpers starting on other root moves searched more nodes,
-    benches/README.md). The first thread to finish a pass settles it. Entries then carry a check word, so a thread
-    never reads another's half-written entry. Values are the same as on one thread; the node
+    benches/README.md). The first thread to finish a pass settles it. Entries then carry a
+    check word, so a thread never reads another's half-written entry. Values are the same as on one thread; the node
     count, and which of several optimal moves is named, vary from run to run. Other searches
     run on one thread."""
 
