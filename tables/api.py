@@ -25,7 +25,8 @@ from pathlib import Path
 from tables import index
 from tables.errors import TableError
 from tables.format import (SUFFIX, Family, family_of, check_header, is_temporary, level_filename,
-                           open_table, read_header, rule_name)
+                           open_for_search, open_table, read_header, read_stamps, rule_name,
+                           save_stamps)
 from tables.index import MAX_LEVEL, counts_at, index_of, pits_word
 from tables.lazy import lazy_module
 from tables.levels import (BuildProgress, BuildReport, LocalExecutor, build_levels,
@@ -379,7 +380,11 @@ def probe(counts, directory=None, family: Family = DEFAULT_FAMILY) -> ProbeAnswe
         if lv not in bodies:
             path = directory / level_filename(lv, family)
             if path.exists():
-                header, offset = open_table(path, lv, family, verify=False)
+                stamps = read_stamps(directory)
+                before = dict(stamps)
+                header, offset = open_for_search(path, lv, family, stamps)
+                if stamps != before:
+                    save_stamps(directory, stamps)
                 bodies[lv] = np.memmap(path, np.int8, "r", offset=offset,
                                        shape=(header["entries"],))
             else:
@@ -441,11 +446,17 @@ def load_for_search(directory=None, family: Family = DEFAULT_FAMILY,
 
 
 def _map(directory: Path, family: Family, top: int) -> MappedLevels:
+    """Levels 1..top mapped, each checked: its header and size, and its body's sha256 unless
+    the folder's stamps say this file was hashed before (``tables.format.open_for_search``)."""
     files = []
+    stamps = read_stamps(directory)
+    before = dict(stamps)
     for level in range(1, top + 1):
         path = directory / level_filename(level, family)
-        _, offset = open_table(path, level, family, verify=False)
+        _, offset = open_for_search(path, level, family, stamps)
         files.append((path, offset, False))
+    if stamps != before:
+        save_stamps(directory, stamps)
     return MappedLevels(family.pits, files)
 
 

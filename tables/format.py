@@ -22,11 +22,12 @@ Nothing in a file depends on when, where or how it was built, so a resumed, a lo
 distributed build write the same bytes. Files are written to a temporary name in the same
 directory, flushed to disk, and renamed: a file under its final name is always complete.
 
-Every byte is checked on loading: the magic and length frame the header; the header must be
-exactly the canonical JSON of the expected fields (so a flipped byte anywhere in it is either
+Every byte is checked before it is used: the magic and length frame the header; the header must
+be exactly the canonical JSON of the expected fields (so a flipped byte anywhere in it is either
 invalid JSON, a wrong key, a wrong value, or a non-canonical text); the file size must be the
-header plus ``entries``; the body must hash to ``sha256``. Anything else is a ``TableError``
-with a one-line message naming the file.
+header plus ``entries``; the body must hash to ``sha256`` (for a search, once per file: see
+"trusting a file already hashed" below). Anything else is a ``TableError`` with a one-line
+message naming the file.
 """
 from __future__ import annotations
 
@@ -276,9 +277,11 @@ def open_table(path: Path, level: int | None = None, family: Family | None = Non
     path = Path(path)
     header, offset = read_header(path)
     check_header(header, path.name, level, family)
-    if verify and file_digest(path, offset) != header["sha256"]:
-        raise TableError(f"table file {path.name}: corrupted (its body does not match its "
-                         f"sha256)")
+    if verify:
+        if file_digest(path, offset) != header["sha256"]:
+            raise TableError(f"table file {path.name}: corrupted (its body does not match its "
+                             f"sha256)")
+        record_verified(path, header["sha256"])
     return header, offset
 
 
@@ -297,6 +300,69 @@ def file_digest(path: Path, offset: int) -> str:
         raise TableError(f"table file {Path(path).name}: cannot read it ({error.strerror})"
                          ) from None
     return digest.hexdigest()
+
+
+# --- trusting a file already hashed ----------------------------------------------------------
+#
+# Hashing every level before each search would cost seconds for large tables (1.25 GB up to
+# level 24), so a file whose body was found whole (by a build, `tables verify` or a search) is
+# recorded in its folder's STAMPS file with what the file system says of it: size, inode,
+# modification and change times (ns), and its header's sha256. A search opens a recorded file
+# with the header and size checks only, and hashes any other before its first use. Every write
+# to a file moves its change time, which no user call can set back, so a file edited, replaced
+# or copied since it was hashed is hashed again; damage that bypasses the file system (the
+# medium itself) is what `solver tables verify` is for. The stamps are a cache: a missing,
+# unreadable or unwritable one only costs a hash.
+STAMPS = ".verified.json"
+
+
+def _stamp(path: Path, sha256: str) -> list:
+    status = os.stat(path)
+    return [status.st_size, status.st_ino, status.st_mtime_ns, status.st_ctime_ns, sha256]
+
+
+def read_stamps(directory: Path) -> dict:
+    try:
+        stamps = json.loads((Path(directory) / STAMPS).read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamps if isinstance(stamps, dict) else {}
+
+
+def save_stamps(directory: Path, stamps: dict) -> None:
+    """Write the stamps atomically; a folder we may not write to keeps none."""
+    path = Path(directory) / STAMPS
+    temporary = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    try:
+        temporary.write_text(json.dumps(stamps, sort_keys=True))
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:     # a read-only file system refuses even that
+            pass
+
+
+def record_verified(path: Path, sha256: str) -> None:
+    """Note that ``path``'s body hashes to ``sha256`` (it was just checked or written)."""
+    path = Path(path)
+    stamps = read_stamps(path.parent)
+    stamps[path.name] = _stamp(path, sha256)
+    save_stamps(path.parent, stamps)
+
+
+def open_for_search(path: Path, level: int, family: Family, stamps: dict) -> tuple[dict, int]:
+    """:func:`open_table` for a search: the body is hashed unless ``stamps`` (the folder's,
+    :func:`read_stamps`) says this very file was found whole; a file hashed here is added to
+    ``stamps`` (the caller saves them)."""
+    path = Path(path)
+    header, offset = open_table(path, level, family, verify=False)
+    if stamps.get(path.name) != _stamp(path, header["sha256"]):
+        if file_digest(path, offset) != header["sha256"]:
+            raise TableError(f"table file {path.name}: corrupted (its body does not match its "
+                             f"sha256)")
+        stamps[path.name] = _stamp(path, header["sha256"])
+    return header, offset
 
 
 def read_body(path: Path, level: int, family: Family) -> np.ndarray:

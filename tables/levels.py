@@ -37,7 +37,7 @@ from typing import Callable, Iterator
 
 from tables.errors import TableError
 from tables.format import (Family, atomic_file, fsync_directory, header_bytes, level_filename,
-                           open_table, read_header)
+                           open_table, read_header, record_verified)
 from tables.lazy import lazy_module
 from tables.mapping import MappedLevels, MemoryBudget
 
@@ -337,6 +337,7 @@ def _build_level(directory, family, level, executor, meter, budget, report) -> N
     finally:
         os.close(descriptor)
     os.replace(work, final)
+    record_verified(final, digest)    # a search need not hash what was just written
     remove_pieces(directory, level, family)
 
 
