@@ -15,8 +15,9 @@ import sys
 
 from solver import games as registry
 from solver.errors import GameAbandoned, InputError
-from solver.options import Option, add_options, count, seconds, seed, values, whole
+from solver.options import COUNT_MAX, SEED_MAX, Option, add_options, count, seconds, seed, values, whole
 from tables.errors import TableError
+from tables.index import MAX_LEVEL
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -344,23 +345,26 @@ def _tables_commands(commands):
     actions = tables.add_subparsers(dest="action", required=True, parser_class=_Parser)
     build = actions.add_parser("build", help="build every level up to --max-stones (resumable)")
     build.add_argument("game", choices=["mancala"])
-    build.add_argument("--max-stones", type=int, required=True, metavar="N",
+    build.add_argument("--max-stones", type=whole(1, MAX_LEVEL, "--max-stones"), required=True,
+                       metavar="N",
                        help="stones in the pits of the largest level")
     build.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
-    build.add_argument("--workers", type=int, metavar="K", help="threads (default: all cores)")
+    build.add_argument("--workers", type=whole(1, 256, "--workers"), metavar="K",
+                       help="threads (default: all cores)")
     build.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="run the build on this Dask cluster (workers share --dir)")
-    build.add_argument("--memory-mb", type=int, metavar="MB",
+    build.add_argument("--memory-mb", type=whole(1, COUNT_MAX, "--memory-mb"), metavar="MB",
                        help="resident memory for the memory-mapped levels (default: a quarter "
                             "of the machine's memory)")
     build.set_defaults(run=_tables_build)
     info = actions.add_parser("info", help="what a table folder holds")
     info.set_defaults(run=_tables_info)
     verify = actions.add_parser("verify", help="check checksums, then recompute samples")
-    verify.add_argument("--sample", type=int, default=0, metavar="K",
+    verify.add_argument("--sample", type=whole(0, COUNT_MAX, "--sample"), default=0, metavar="K",
                         help="random positions to recompute (from their children, and by an "
                              "independent exact search)")
-    verify.add_argument("--seed", type=int)
+    verify.add_argument("--seed", type=whole(0, SEED_MAX, "a seed"), metavar="S",
+                        help="random seed of the samples (default: a fresh one)")
     verify.set_defaults(run=_tables_verify)
     probe = actions.add_parser("probe", help="look a position up")
     probe.add_argument("position", help="'P1,...,Pm/Pm+1,...,P2m SA-SB X'")
@@ -370,7 +374,8 @@ def _tables_commands(commands):
         parser.add_argument("--dir", metavar="DIR", help="table folder (default: "
                             "$XDG_DATA_HOME/solver/tables or ~/.local/share/solver/tables)")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
-    build.add_argument("--pits", type=int, default=6, metavar="M", help="pits a side, 1..6 "
+    build.add_argument("--pits", type=whole(1, 6, "pits per side"), default=6, metavar="M",
+                       help="pits a side, 1..6 "
                        "(default 6)")
     for parser in (info, verify):
         parser.add_argument("--pits", type=whole(1, 6, "pits per side"), metavar="M",
