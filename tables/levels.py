@@ -265,7 +265,11 @@ def build_levels(max_level: int, directory: Path, family: Family, executor,
     for level in range(1, max_level + 1):
         size = family.size(level)
         if level not in missing:
-            open_table(paths[level], level, family, verify=True)
+            try:
+                open_table(paths[level], level, family, verify=True)
+            except TableError as error:     # never overwritten: the user decides
+                raise TableError(f"{error}; the build keeps it: delete it and run the build "
+                                 f"again to recompute the level") from None
             remove_pieces(directory, level, family)  # left by a run killed after the rename
             report.loaded.append(level)
             meter.report(level, "load", size, size)

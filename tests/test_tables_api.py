@@ -97,9 +97,13 @@ def test_a_corrupted_level_file_stops_the_build(tmp_path):
     path.write_bytes(bytes(raw))
     with pytest.raises(TableError, match="level-03.*corrupted"):
         api.build(4, tmp_path)  # nothing to build: every file is only verified
-    with pytest.raises(TableError, match="level-03.*corrupted"):
+    with pytest.raises(TableError, match="level-03.*corrupted.*delete it and run the build"):
         api.build(6, tmp_path)  # level 3 is read for levels 5 and 6
     assert not (tmp_path / level_filename(5, True)).exists()
+    assert path.read_bytes() == bytes(raw)      # the damaged file is kept, as it was
+    path.unlink()                               # what the message says to do
+    report = api.build(6, tmp_path)
+    assert report.built == [3, 5, 6] and api.verify(tmp_path).ok
 
 
 def test_a_second_build_of_the_same_tables_at_once_is_refused(tmp_path):
