@@ -30,7 +30,8 @@ What is timed (wall clock, compile and first-call costs excluded by a warm-up):
 - With ``--threads N`` (N > 1), ours also with N threads (root parallelism: N trees sharing the
   simulations, their root statistics summed), interleaved with the one-thread run of the same
   repeat; printed as the N-thread rate over the one-thread rate (issue 13's target: >= 1.8x
-  with 2 threads on a free machine).
+  with 2 threads on a free machine), and over OpenSpiel's one-thread rate (its ``MCTSBot`` has
+  no threads; the issue's title asks for 10x "on both cores" too).
 - With ``--alphabeta-driver PATH``: alpha-beta nodes/s at fixed depths against OpenSpiel's C++
   ``AlphaBetaSearch``, run by ``os_alphabeta``, a driver built outside this project
   (benches/README.md, "Peers", says how and what its node count is). Values at depths 1..6 must
@@ -400,11 +401,15 @@ def main(argv=None) -> int:
           f"{args.simulations[-1]:,} sims: {verdict} ({mcts_ratio:.1f}x)")
     for simulations, threaded in threaded_rates.items():
         if threaded:
-            one = mcts_rates[simulations][1]
+            theirs, one = mcts_rates[simulations]
             gain = paired(one, threaded)
             print(f"ours with {args.threads} threads, {simulations:,} sims: "
-                  f"{med(threaded):,.0f} sims/s = {gain:.2f}x one thread (paired; target >= "
+                  f"{med(threaded):,.0f} sims/s = {gain:.3f}x one thread (paired; target >= "
                   f"1.8x with 2 threads on a free machine: {'met' if gain >= 1.8 else 'NOT met'})")
+            # Issue 13's title asks for 10x "on both cores" too: our threads against
+            # OpenSpiel's one (MCTSBot has no threads), the same simulations in all.
+            print(f"  against OpenSpiel's one thread: {med(threaded) / med(theirs):.1f}x of the "
+                  f"medians, {paired(theirs, threaded):.1f}x paired")
     print()
     print("how it was measured:")
     print(f"  OpenSpiel playouts: C++ RandomRolloutEvaluator({args.playouts:,} rollouts) in one "
