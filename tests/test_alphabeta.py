@@ -135,6 +135,35 @@ def test_every_move_value_and_the_line_keep_the_value(rng):
             found.value
 
 
+
+@pytest.mark.parametrize("options", [ab.NO_TABLE, ab.NO_TABLE | ab.NO_ORDERING],
+                         ids=["no-tt", "bare"])
+def test_every_move_value_of_a_limited_search_is_its_depth_limited_minimax(rng, options):
+    """``all_moves`` with a depth: each move searched to the same depth (the move counts as a
+    sowing), not proven, and the best of them is the position's value at that depth. (With
+    the table, a transposed position may bring a deeper search's value, as in any search.)"""
+    searcher = engine(options)
+    for _ in range(30):
+        pos = random_position(rng, rng.randrange(2, 7), rng.randrange(8, 16))
+        depth = rng.randrange(1, 5)
+        found = searcher.iterate(glue.to_packed(pos), max_depth=depth, all_moves=True)
+        if found.exact:
+            continue
+        for lane, value in found.moves.items():
+            child = reference.apply(pos, glue.move_of(lane, pos.to_move, pos.m))
+            expected = minimax_to_depth(child, found.depth - 1, True)
+            assert value == (expected if child.to_move == pos.to_move else -expected), \
+                reference.to_text(pos)
+        assert max(found.moves.values()) == found.value
+
+
+def test_every_move_at_depth_one_from_the_kalah_6_4_start_is_quick():
+    """It used to prove every move exactly (hours) whatever the depth asked."""
+    found = glue.best_move(None, reference.Rules(6, 4), depth=1, all_moves=True)
+    assert not found.exact and found.depth == 1
+    assert sorted(found.moves) == [1, 2, 3, 4, 5, 6]
+    assert found.moves[3] == +1     # the extra turn banks a stone: the store difference after it
+
 def _line_value(pos, line):
     """Play a principal variation to its end: its final score is the position's value."""
     side = pos.to_move

@@ -452,6 +452,7 @@ def test_moves_are_named_by_bin_number():
     ("2", "bin 2 is empty"),
     ("0", "there is no bin 0"),
     ("13", "there is no bin 13"),
+    ("9" * 100_000, r"^move '9{60}\.\.\.' is not a bin number$"),   # no int() of it, one short line
 ])
 def test_bad_move_text_is_refused_with_a_reason(text, message):
     bin_2_empty = reference.from_text("4,0,4,4,4,4/4,4,4,4,4,4 0-4 A")

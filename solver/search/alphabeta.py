@@ -394,6 +394,19 @@ class AlphaBeta:
     def _all_move_values(self, state) -> dict[int, int]:
         return {move: self.move_value(state, move) for move in self.legal_moves(state)}
 
+    def _move_values_at_depth(self, state, depth) -> dict[int, int]:
+        """Each move's value, from the side to move's view, searched ``depth`` sowings deep
+        counting the move itself (the root's best equals the root's value at that depth)."""
+        values = {}
+        for move in self.legal_moves(state):
+            child, info = self.game.play(state, move)
+            if info & GAME_OVER:
+                value = self.game.score(child)
+            else:
+                value = self._search(child, depth - 1, -ab.INFINITY, ab.INFINITY)
+            values[move] = int(value if info & EXTRA_TURN else -value)  # as move_value
+        return values
+
     def iterate(self, state, max_depth=None, seconds=None, all_moves=False) -> SearchResult:
         """Iterative deepening to ``max_depth`` plies or for about ``seconds``; stops early once
         an iteration proves the value (it used no heuristic leaf)."""
@@ -427,7 +440,10 @@ class AlphaBeta:
         if completed == 0:  # not even one ply fitted the budget: one ply without a limit
             value = self._search(state, 1, -ab.INFINITY, ab.INFINITY)
             best_move, completed = int(self.stats[ab.ROOT_MOVE]), 1
-        moves = self._all_move_values(state) if all_moves else None
+        moves = None
+        if all_moves:   # exact values once the root is proven, else each move to the same depth
+            moves = self._all_move_values(state) if exact else \
+                self._move_values_at_depth(state, completed)
         pv = self.exact_pv(state, value) if exact else self.tt_pv(state, completed)
         if best_move is not None and best_move < 0:
             best_move = pv[0] if pv else None

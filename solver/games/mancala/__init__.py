@@ -34,7 +34,8 @@ GAME = Game(
         Option("--threads", whole(1, 256, "threads"), "with --mcts: T trees in parallel (root "
                "parallelism); with --exact: T threads share one proof's table", metavar="T"),
         Option("--seed", seed, "with --mcts: random seed (default 0)", metavar="S"),
-        Option("--all-moves", None, "also give the exact value of every legal move"),
+        Option("--all-moves", None, "also give every legal move's value: exact with --exact "
+               "(or once the search reaches every game end), else to the same depth"),
         Option("--tables", str, "endgame tables to probe (default: those in the per-user table "
                "folder, with --exact)", metavar="DIR"),
         Option("--no-tables", None, "probe no endgame tables"),

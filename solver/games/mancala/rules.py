@@ -246,8 +246,8 @@ def action_to_text(pos: Position, move: int) -> str:
 
 def action_from_text(pos: Position, text: str) -> int:
     """A move by bin number; it must be a legal move of the side to move."""
-    if not re.fullmatch(r"\s*\d+\s*", text):
-        raise InputError(f"move {text!r} is not a bin number")
+    if not re.fullmatch(r"\s*\d{1,9}\s*", text):
+        raise InputError(f"move {_shown(text)} is not a bin number")
     move = int(text)
     if move in legal_actions(pos):
         return move
