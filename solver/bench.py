@@ -153,14 +153,20 @@ def run_bench(games: list[str] | None = None, depth: int | None = None,
     return report
 
 
+def check_plot(path: str) -> None:
+    """Refuse ``--plot PATH`` before the run, not after it (nothing measured is lost)."""
+    from importlib.util import find_spec
+    if find_spec("matplotlib") is None:
+        raise InputError("--plot needs matplotlib: pip install 'solver[plot]'")
+    check_output(path)
+
+
 def plot(report: BenchReport, path: str) -> None:
     """Nodes/second per position and search, as a horizontal bar chart (needs matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InputError("--plot needs matplotlib: pip install 'solver[plot]'") from None
+    check_plot(path)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     labels = [f"{r.game}/{r.search}/{r.position}" for r in report.rows]
     rates = [r.nodes_per_second / 1e6 for r in report.rows]
     figure, axes = plt.subplots(figsize=(9, 0.32 * len(labels) + 1.2))
@@ -173,10 +179,27 @@ def plot(report: BenchReport, path: str) -> None:
 
 # --- saved runs and baselines -----------------------------------------------------------------
 
+def check_output(path: str) -> None:
+    """Refuse, before the run, a file the run could not write at its end."""
+    import os
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise InputError(f"cannot write {path}: it is a folder")
+    if not folder.is_dir():
+        raise InputError(f"cannot write {path}: no folder {str(folder)!r}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write {path}: the folder is not writable")
+
+
 def save(report: BenchReport, path: str) -> None:
+    """Written whole or not at all (a temporary file renamed over ``path``)."""
     import json
+
+    from tables.format import atomic_file
     try:
-        Path(path).write_text(json.dumps(report.to_dict(), indent=1) + "\n")
+        with atomic_file(Path(path)) as out:
+            out.write((json.dumps(report.to_dict(), indent=1) + "\n").encode())
     except OSError as error:
         raise InputError(f"cannot write {path}: {error.strerror}") from None
 
@@ -192,7 +215,29 @@ def load(path: str) -> dict:
         raise InputError(f"baseline {path} is not a bench report (not JSON)") from None
     if not isinstance(saved, dict) or not isinstance(saved.get("rows"), list):
         raise InputError(f"baseline {path} is not a bench report (no rows)")
+    for number, row in enumerate(saved["rows"], 1):
+        problem = _row_problem(row)
+        if problem:
+            raise InputError(f"baseline {path} is not a bench report (row {number}: {problem})")
+    if not isinstance(saved.get("settings", {}), dict):
+        raise InputError(f"baseline {path} is not a bench report (settings is not an object)")
     return saved
+
+
+def _row_problem(row) -> str | None:
+    """What is wrong with a saved row (as :meth:`BenchReport.to_dict` writes them), or None."""
+    import math
+    if not isinstance(row, dict):
+        return "not an object"
+    for key in ("game", "search", "position"):
+        if not isinstance(row.get(key), str):
+            return f"{key} is not a string"
+    nodes, rate = row.get("nodes"), row.get("nodes_per_second")
+    if type(nodes) is not int or not 0 <= nodes < 2**63:
+        return "nodes is not a node count"
+    if type(rate) not in (int, float) or not 0 <= rate < 1e18 or not math.isfinite(rate):
+        return "nodes_per_second is not a rate"
+    return None
 
 
 @dataclass

@@ -246,14 +246,20 @@ _RUNS = {"best": _best, "new": _new, "play": _play, "match": _match}
 
 def _bench(args) -> str:
     from solver import bench
+    # Every file is checked before the run: a bad one must not cost the measurements.
+    saved = bench.load(args.baseline) if args.baseline else None
+    if args.plot:
+        bench.check_plot(args.plot)
+    if args.save:
+        bench.check_output(args.save)
     report = bench.run_bench(args.games, args.depth, args.threads)
     if args.plot:
         bench.plot(report, args.plot)
     if args.save:
         bench.save(report, args.save)
     text = json.dumps(report.to_dict()) if args.json else report.table()
-    if args.baseline:
-        comparison = bench.compare(report, bench.load(args.baseline))
+    if saved is not None:
+        comparison = bench.compare(report, saved)
         text = json.dumps(dict(report.to_dict(), baseline=comparison.to_dict())) if args.json \
             else text + "\n\n" + comparison.table()
     return text

@@ -81,3 +81,37 @@ def test_a_baseline_that_is_not_a_report_is_one_line(tmp_path):
     bad.write_bytes(b"\xff\xfe not json")
     done = run("bench", "mancala", "--depth", "2", "--baseline", str(bad))
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def _saved_rows(tmp_path):
+    saved = tmp_path / "base.json"
+    assert run("bench", "mancala", "--depth", "1", "--save", str(saved)).returncode == 0
+    return saved, json.loads(saved.read_text())
+
+
+def test_a_baseline_with_a_damaged_row_is_one_line_naming_the_row(tmp_path):
+    saved, report = _saved_rows(tmp_path)
+    damages = {"nodes": [1], "nodes_per_second": 10**400, "position": {"a": 1},
+               "game": None}
+    for key, value in damages.items():
+        report["rows"][1] = dict(report["rows"][0], **{key: value})
+        saved.write_text(json.dumps(report))
+        done = run("bench", "mancala", "--depth", "1", "--baseline", str(saved))
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1 and f"row 2: {key} is not" in done.stderr
+
+
+def test_a_file_the_run_could_not_write_is_refused_before_the_run(tmp_path):
+    """Nothing measured is lost: --save and --plot paths are checked before any search."""
+    for option, path in (("--save", tmp_path / "no-folder" / "x.json"), ("--save", tmp_path),
+                         ("--baseline", tmp_path / "absent.json")):
+        done = run("bench", "mancala", "--depth", "1", option, str(path))
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stdout == ""         # refused before the bench printed anything
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_saved_run_is_written_whole(tmp_path):
+    saved, report = _saved_rows(tmp_path)
+    assert report["version"] == bench.BENCH_VERSION and report["rows"]
+    assert [p.name for p in tmp_path.iterdir()] == ["base.json"]    # no temporary file left
