@@ -186,6 +186,7 @@ def _play(args) -> str:
     if human is not None:
         bots = _with_human(game, bots, human)
         live = _show_frame        # a person needs to see each position as it comes
+    _check_bot_count(args, bots)
     chosen = 0 if args.seed is None else args.seed
     frames = bridge.play(_rules_options(args), bots, chosen, observer=live)
     if args.json:
@@ -232,10 +233,20 @@ def _with_human(game, bots: list, seat: int) -> list:
     return others[:seat] + [person] + others[seat:]
 
 
+def _check_bot_count(args, bots: list) -> None:
+    """One bot per seat, checked before a game's bots (and kernels) load."""
+    players = _rules_options(args).get("players")
+    if players is not None:
+        from solver.match import check_bot_count
+        check_bot_count(players, bots)
+
+
 def _match(args) -> str:
     bridge = args.record.command_bridge()
     chosen = 0 if args.seed is None else args.seed
-    found = bridge.match(_rules_options(args), _bot_names(args), args.games, chosen)
+    bots = _bot_names(args)
+    _check_bot_count(args, bots)
+    found = bridge.match(_rules_options(args), bots, args.games, chosen)
     return json.dumps(found.to_dict()) if args.json else "\n".join(found.lines())
 
 
@@ -510,9 +521,11 @@ class TableMismatch(Exception):
 
 def _tables_probe(args) -> str:
     from solver import tables
+    from solver.games import mancala as reference
+    pits = reference.from_text(args.position).m
+    if args.pits is not None and args.pits != pits:     # before any table is opened
+        raise InputError(f"--pits {args.pits}, but the position has {pits} pits a side")
     found = tables.probe(args.position, args.dir, args.capture_empty)
-    if args.pits is not None and args.pits != found.pits:
-        raise InputError(f"--pits {args.pits}, but the position has {found.pits} pits a side")
     if args.json:
         return json.dumps(vars(found))
     lines = [f"{found.position}: value {found.value:+d} (stores {found.value - found.gain:+d}, "

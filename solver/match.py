@@ -151,10 +151,15 @@ class BotNames:
 
     def seated(self, bots, players: int) -> list[tuple[str, Bot]]:
         """(name, bot) per seat from names or callables; one bot per seat."""
-        if len(bots) != players:
-            raise InputError(f"{players} players need {players} bots, got {len(bots)}")
+        check_bot_count(players, bots)
         return [(b, self.named(b)) if isinstance(b, str) else (getattr(b, "__name__", "bot"), b)
                 for b in bots]
+
+
+def check_bot_count(players: int, bots) -> None:
+    """One bot per seat."""
+    if len(bots) != players:
+        raise InputError(f"{players} players need {players} bots, got {len(bots)}")
 
 
 def without_options(bot: Bot, name: str) -> BotFactory:

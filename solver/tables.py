@@ -70,7 +70,6 @@ def probe(position_text: str, directory=None, capture_empty: bool = True) -> Pro
     """Look a Kalah(m, n) position up in the tables of ``directory`` (the level file of its
     stones in pits must be there)."""
     from solver.games import mancala as reference
-    from solver.games.mancala.api import move_of
     pos = reference.from_text(position_text)
     m = pos.m
     mover = pos.to_move
@@ -78,6 +77,7 @@ def probe(position_text: str, directory=None, capture_empty: bool = True) -> Pro
     theirs = pos.pits[m:] if mover == reference.A else pos.pits[:m]
     banked = pos.stores[mover] - pos.stores[1 - mover]
     found = _api.probe(tuple(own) + tuple(theirs), directory, family(m, capture_empty))
+    from solver.games.mancala.api import move_of    # NumPy: once a level file is there
     moves = None if found.moves is None else {
         move_of(lane, mover, m): banked + gain for lane, gain in found.moves.items()}
     best = [] if not moves else [b for b, v in moves.items() if v == max(moves.values())]

@@ -367,6 +367,10 @@ def probe(counts, directory=None, family: Family = DEFAULT_FAMILY) -> ProbeAnswe
     level = sum(counts)
     if level > MAX_LEVEL:
         raise TableError(f"{level} stones in the pits; tables hold at most {MAX_LEVEL}")
+    m = family.pits
+    game_over = not any(counts[:m]) or not any(counts[m:])
+    if not game_over and not (directory / level_filename(level, family)).exists():
+        raise TableError(_no_table(level, family, directory))   # before the kernels load
     state = _state(counts, family)
     bodies: dict[int, np.ndarray | None] = {}
 
@@ -394,12 +398,15 @@ def probe(counts, directory=None, family: Family = DEFAULT_FAMILY) -> ProbeAnswe
 
     gain = int(game.score(state)) if game.is_terminal(state) else gain_of(state)
     if gain is None:
-        flag = "" if family.capture_empty else " --no-capture-empty"
-        raise TableError(f"no table for level {level} ({family.pits} pits, "
-                         f"{rule_name(family.capture_empty)}) in {directory}: build it with "
-                         f"`solver tables build mancala --pits {family.pits} --max-stones "
-                         f"{level}{flag}`")
+        raise TableError(_no_table(level, family, directory))
     return ProbeAnswer(level, gain, _move_gains(state, gain_of))
+
+
+def _no_table(level: int, family: Family, directory: Path) -> str:
+    flag = "" if family.capture_empty else " --no-capture-empty"
+    return (f"no table for level {level} ({family.pits} pits, "
+            f"{rule_name(family.capture_empty)}) in {directory}: build it with "
+            f"`solver tables build mancala --pits {family.pits} --max-stones {level}{flag}`")
 
 
 def _move_gains(state, gain_of) -> dict[int, int] | None:

@@ -33,6 +33,14 @@ LIGHT_COMMANDS = [
     ["tables", "verify", "--dir", "{empty}"],
     ["tables", "build", "mancala", "--max-stones", "99", "--dir", "{empty}"],
     ["solve", "mancala", "--pits", "9"],
+    # refused before the searches, bots or tables they would need are loaded
+    ["best", "mancala", "--mcts", "--exact"],
+    ["tables", "probe", "--dir", "{empty}", "1,1,1/1,1,1 0-0 A"],
+    ["tables", "probe", "--dir", "{empty}", "1,1,1/1,1,1 0-0 A", "--pits", "4"],
+    ["bench", "--baseline", "{empty}", "mancala"],
+    ["bench", "--save", "{empty}/no/such/folder/run.json", "mancala"],
+    ["play", "funkel", "--bots", "random,random,random"],
+    ["match", "tunhell", "--bots", "random", "--games", "1"],
 ]
 ENDGAME = "0,0,1,2,0,1/1,0,2,0,1,1 20-17 A"
 # Best moves that probe no tables: (command options, what best_move is asked in-process; None
@@ -54,7 +62,8 @@ def run_probed(args):
 
 # Commands that need no NumPy either (importing it costs about 0.2 s here)
 NUMPY_FREE = [["--help"], ["best", "mancala", "bad"], ["solve", "mancala", "--pits", "9"],
-              ["tables", "info", "--dir", "{empty}"], ["tables", "verify", "--dir", "{empty}"]]
+              ["tables", "info", "--dir", "{empty}"], ["tables", "verify", "--dir", "{empty}"],
+              ["tables", "probe", "--dir", "{empty}", "1,1,1/1,1,1 0-0 A"]]
 
 
 @pytest.mark.parametrize("command", NUMPY_FREE, ids=" ".join)

@@ -52,7 +52,7 @@ from solver.games.funkel import (
     Rules,
     State,
 )
-from solver.games.funkel.codec import read_position, view_of  # noqa: F401  (part of the API)
+from solver.games.funkel.codec import check_seat, read_position, view_of  # noqa: F401  (API)
 from solver.options import check_players
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
@@ -255,9 +255,7 @@ def estimate_moves(position: str | State | PublicView, seat: int | None = None,
 
 def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, threads,
                             seed) -> None:
-    if seat is not None and seat != view.to_move:
-        raise InputError(f"seat {seat} is not to move (seat {view.to_move} is): every player "
-                         "sees the same, so only the mover's actions are estimated")
+    check_seat(view, seat, "estimated")
     if samples is not None and (not _whole(samples) or samples < 1):
         raise InputError(f"samples must be a whole number >= 1, got {samples!r}")
     if seconds is not None and (not isinstance(seconds, (int, float, np.number))
@@ -452,9 +450,7 @@ def exact_moves(position: str | State | PublicView, seat: int | None = None,
     with an estimate of its size."""
     from solver.games.funkel import exact
     view = view_of(position)
-    if seat is not None and seat != view.to_move:
-        raise InputError(f"seat {seat} is not to move (seat {view.to_move} is): every player "
-                         "sees the same, so only the mover's actions are solved")
+    check_seat(view, seat, "solved")
     found = exact.solve(view, policy, exact.DEFAULT_MAX_STATES if max_states is None
                         else max_states)
     return ExactMoves(position=reference.to_json(view), seat=view.to_move, policy=policy,

@@ -318,3 +318,10 @@ def view_of(position: str | State | PublicView) -> PublicView:
     if places != pool:
         raise InputError(f"funkel position has {places} unseen gem places but {pool} unseen gems")
     return view
+
+
+def check_seat(view: PublicView, seat: int | None, done: str) -> None:
+    """Only the seat to move has actions to value (every player sees the same view)."""
+    if seat is not None and seat != view.to_move:
+        raise InputError(f"seat {seat} is not to move (seat {view.to_move} is): every player "
+                         f"sees the same, so only the mover's actions are {done}")

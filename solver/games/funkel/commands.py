@@ -21,17 +21,19 @@ LABELS = {"win_rate_random_continuation": "win rate if all then play randomly",
 
 def best(position: str, rules_options: dict, options: dict):
     from solver.errors import InputError
-    from solver.games.funkel.codec import view_of
+    from solver.games.funkel.codec import check_seat, view_of
     view = view_of(position)
-    from solver.games.funkel import api
     if options["exact"]:
         if options["method"] != "mc" or options["samples"] is not None or \
                 options["time"] is not None:
             raise InputError("--exact takes no --method, --samples or --time: it solves the "
                              "position")
-        return api.exact_moves(view, seat=options["seat"], max_states=options["max_states"])
-    if options["max_states"] is not None:
+    elif options["max_states"] is not None:
         raise InputError("--max-states goes with --exact")
+    check_seat(view, options["seat"], "solved" if options["exact"] else "estimated")
+    from solver.games.funkel import api     # compiled kernels: only once the input is good
+    if options["exact"]:
+        return api.exact_moves(view, seat=options["seat"], max_states=options["max_states"])
     common = dict(seat=options["seat"], seconds=options["time"], rollout=options["rollout"],
                   threads=options["threads"], seed=options["seed"])
     run = {"mc": api.estimate_moves, "mcts": api.mcts_moves,
