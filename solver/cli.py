@@ -15,7 +15,7 @@ import sys
 
 from solver import games as registry
 from solver.errors import GameAbandoned, InputError
-from solver.options import COUNT_MAX, SEED_MAX, Option, add_options, count, seconds, seed, values, whole
+from solver.options import COUNT_MAX, SEED_MAX, Option, add_options, count, scheduler, seconds, seed, values, whole
 from tables.errors import TableError
 from tables.index import MAX_LEVEL
 
@@ -295,7 +295,7 @@ def _solve_command(commands):
                          "about S seconds with the bounds proven so far")
     mancala.add_argument("--max-nodes", type=_count_arg, metavar="N", help="stop after about "
                          "N nodes with the bounds proven so far")
-    mancala.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="prove the openings "
+    mancala.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT", help="prove the openings "
                          "as tasks on this Dask cluster (workers share the table folder)")
     mancala.add_argument("--checkpoint", metavar="FILE", help="keep every bound proven in "
                          "FILE; a rerun with the same FILE goes on from them")
@@ -368,7 +368,7 @@ def _tables_commands(commands):
     build.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
     build.add_argument("--workers", type=whole(1, 256, "--workers"), metavar="K",
                        help="threads (default: all cores)")
-    build.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+    build.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
                        help="run the build on this Dask cluster (workers share --dir)")
     build.add_argument("--memory-mb", type=whole(1, COUNT_MAX, "--memory-mb"), metavar="MB",
                        help="resident memory for the memory-mapped levels (default: a quarter "

@@ -67,6 +67,16 @@ def whole(low: int, high: int, what: str = "the value") -> Callable[[str], int]:
     return parse
 
 
+def scheduler(text: str) -> str:
+    """A Dask scheduler's address (``tables.address``), checked before Dask is imported."""
+    from tables.address import check_scheduler
+    from tables.errors import TableError
+    try:
+        return check_scheduler(text)
+    except TableError as error:
+        raise OptionValueError(str(error)) from None
+
+
 def check_seed(value: Any) -> int:
     """The API's check of a seed given as a Python value."""
     if isinstance(value, bool) or not isinstance(value, int):

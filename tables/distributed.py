@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from tables import build as builder
+from tables.address import check_scheduler
 from tables.errors import TableError
 from tables.format import Family, header_bytes, level_filename, read_header
 from tables.levels import read_piece, work_path, write_piece
@@ -94,6 +95,7 @@ def connect(scheduler: str, modules: tuple[str, ...] = ("tables",)):
     import ``modules`` (the code the tasks name), and whose workers run the same code as this
     client (:func:`code_digest`). Checked now, so that a cluster started in another environment,
     or before the code changed, fails at once with one line instead of in the middle of a run."""
+    scheduler = check_scheduler(scheduler)
     try:
         from distributed import Client
     except ImportError:

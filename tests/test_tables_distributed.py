@@ -8,6 +8,7 @@ import pytest
 
 from cluster_processes import cluster_with_a_changed_worker
 from solver import tables as api
+from tables.address import check_scheduler
 from tables import distributed as table_cluster
 from tables.errors import TableError
 from tables.format import Family
@@ -83,6 +84,19 @@ def test_an_unreachable_scheduler_is_refused(tmp_path, monkeypatch):
         port = probe.getsockname()[1]
     with pytest.raises(TableError, match="cannot reach the Dask scheduler"):
         api.build(3, tmp_path, scheduler=f"tcp://127.0.0.1:{port}")
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "localhost:8786", "[::1]:8786",
+                                     " tls://scheduler.example.org:8786 "])
+def test_a_scheduler_address_has_a_host_and_a_port(address):
+    assert check_scheduler(address) == address.strip()
+
+
+@pytest.mark.parametrize("address", ["", "garbage", "tcp://127.0.0.1", "127.0.0.1:port",
+                                     "tcp://host:8786/extra", "a b:1"])
+def test_a_malformed_scheduler_address_is_refused_without_trying_it(address):
+    with pytest.raises(TableError, match=r"an address is \[PROTOCOL://\]HOST:PORT"):
+        check_scheduler(address)
 
 
 @pytest.fixture
