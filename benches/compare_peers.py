@@ -30,6 +30,22 @@ Tasks:
   ``--no-tables``). His program has only the capture rule where a last stone in an own empty
   pit captures even when the opposite pit is empty (ours ``capture_empty``).
 
+``--rust BINARY``: the Rust ``mancala-solver`` (a public Kalah solver with its own endgame
+tablebase, built as ``benches/README.md`` says), on ``--rules`` (``both``: each in turn), tasks
+as above:
+
+- ``build``: its tablebase of every layout up to the cap, ``mancala-solver gen-tb --pits 6
+  --seeds-cap C --out FILE`` (C = each of ``--build-stones``; ``--capture-empty`` for that
+  rule; it builds on every core), against ``solver tables build mancala --max-stones C``
+  (every core too).
+- ``solve-tables``: Kalah(6, ``--stones``) exact from the start, its ``start --pits 6 --seeds N
+  --tb FILE --budget 10**12`` with the largest cap's tablebase against ours with our tables of
+  the same stones (both built once first if no build task ran).
+- ``solve``: the same without tables (its ``--no-tb``, ours ``--no-tables``).
+
+Its value, best pit (0-based, so ours + 1) and node count are read from its report ("Result
+for P0 (South): WIN (perfect play ends + 8 seeds)", "Best move: pit 2", "Nodes searched: N").
+
 ``--peer NAME=COMMAND`` (repeatable) times any other solver's command line against ours
 (``benches/solve_kalah.py``, start-up included) on the rule ``--rules`` (``both``: each rule in
 turn). The command may hold placeholders, filled in per rule: ``{rules}`` (``capture_empty`` or
@@ -70,12 +86,14 @@ def parse_args(argv):
     parser.add_argument("--tasks", default=",".join(TASKS),
                         help=f"comma-separated, of {', '.join(TASKS)} (default all)")
     parser.add_argument("--build-stones", type=int, nargs="+", default=[16, 20])
+    parser.add_argument("--rust", metavar="BINARY",
+                        help="the Rust mancala-solver binary (benches/README.md)")
     parser.add_argument("--peer", action="append", default=[], metavar="NAME=COMMAND",
                         help="another peer solver's command line (repeatable)")
     parser.add_argument("--pits", type=int, default=6)
     parser.add_argument("--stones", type=int, default=4)
     parser.add_argument("--rules", choices=("capture_empty", "no-capture-empty", "both"),
-                        default="capture_empty", help="with --peer")
+                        default="capture_empty", help="with --peer and --rust")
     parser.add_argument("--table-mb", type=int, default=1024)
     parser.add_argument("--threads", type=int, default=1,
                         help="with --peer: our solve's threads (the peer's command sets its own)")
@@ -281,7 +299,7 @@ def _tables_for_search(generator: Path, stones: int, work: Path) -> tuple[Path, 
     return database, tables
 
 
-def _solves(name: str, args, his_side, our_side) -> dict:
+def _solves(name: str, args, his_side, our_side, peer: str = "his") -> dict:
     his, ours, answers = [], [], []
     for repeat in range(args.repeats):
         run, his_answer = his_side()
@@ -289,18 +307,111 @@ def _solves(name: str, args, his_side, our_side) -> dict:
         run, our_answer = our_side()
         ours.append(run)
         answers.append((his_answer, our_answer))
-        _pair(name, repeat, his[-1], ours[-1])
+        _pair(name, repeat, his[-1], ours[-1], peer)
     his_answer, our_answer = answers[-1]
     agree = all(h["value"] == o["value"] for h, o in answers)
     line = summary(f"Kalah({args.pits},{args.stones}) {name}", his, ours,
-                   f"   value his {his_answer['value']:+d} ours {our_answer['value']:+d}"
-                   f"{'' if agree else ' DISAGREE'}, move his {his_answer['move']} ours "
-                   f"{our_answer['move']}, nodes his {his_answer['nodes']:,} ours "
-                   f"{our_answer['nodes']:,}")
+                   f"   value {peer} {his_answer['value']:+d} ours {our_answer['value']:+d}"
+                   f"{'' if agree else ' DISAGREE'}, move {peer} {his_answer['move']} ours "
+                   f"{our_answer['move']}, nodes {peer} {his_answer['nodes']:,} ours "
+                   f"{our_answer['nodes']:,}", peer)
     line.update(his_answer=his_answer, our_answer=our_answer, agree=agree)
     if not agree:
         raise SystemExit("the two solvers disagree on the value")
     return line
+
+
+# --- the Rust mancala-solver -----------------------------------------------------------------------
+
+RUST_BUDGET = 10**12        # its node budget before it falls back to a heuristic: never, here
+
+
+def rust_answer(text: str) -> dict:
+    """Value, move (our numbering: its pit + 1) and nodes from its report; a heuristic
+    fallback (no exact result) is an error."""
+    result = re.search(r"perfect play ends ([+-]) (\d+) seed", text)
+    move = re.search(r"Best move: pit (\d+)", text)
+    nodes = re.search(r"Nodes searched: (\d+)", text)
+    if "EXACT" not in text or not (result and move and nodes):
+        raise SystemExit(f"cannot read an exact answer from mancala-solver: {text.strip()[-300:]}")
+    value = int(result.group(2)) * (-1 if result.group(1) == "-" else 1)
+    return dict(value=value, move=int(move.group(1)) + 1, nodes=int(nodes.group(1)))
+
+
+def rust_rule(rule: str) -> list[str]:
+    return ["--capture-empty"] if rule == "capture_empty" else []
+
+
+def our_rule(rule: str) -> list[str]:
+    return [] if rule == "capture_empty" else ["--no-capture-empty"]
+
+
+def rust_build(binary: Path, cap: int, rule: str, work: Path) -> tuple[Run, Path]:
+    table = work / f"rust-{rule}-{cap}.tb"
+    table.unlink(missing_ok=True)
+    run = Run([str(binary), "gen-tb", "--pits", str(6), "--seeds-cap", str(cap), "--out",
+               str(table), *rust_rule(rule)], cwd=work)
+    return run, table
+
+
+def our_rule_build(stones: int, rule: str, work: Path) -> tuple[Run, Path]:
+    directory = work / f"ours-{rule}-{stones}"
+    shutil.rmtree(directory, ignore_errors=True)
+    run = Run(our_cli("tables", "build", "mancala", "--max-stones", stones, "--dir", directory,
+                      *our_rule(rule), "--json"), cwd=ROOT)
+    return run, directory
+
+
+def rust_solve(binary: Path, table: Path | None, rule: str, args) -> tuple[Run, dict]:
+    tables = ["--no-tb"] if table is None else ["--tb", str(table)]
+    run = Run([str(binary), "start", "--pits", str(args.pits), "--seeds", str(args.stones),
+               *tables, "--budget", str(RUST_BUDGET), *rust_rule(rule)])
+    return run, rust_answer(run.stdout)
+
+
+def our_rule_solve(tables: Path | None, rule: str, args) -> tuple[Run, dict]:
+    where = ["--no-tables"] if tables is None else ["--tables", tables]
+    run = Run(our_cli("best", "mancala", "--pits", args.pits, "--stones", args.stones, "--exact",
+                      *where, *our_rule(rule), "--table-mb", args.table_mb, "--json"), cwd=ROOT)
+    answer = json.loads(run.stdout)
+    return run, dict(move=answer["move"], value=answer["value"], nodes=answer["nodes"])
+
+
+def compare_rust(args, binary: Path, work: Path) -> list[dict]:
+    if not os.access(binary, os.X_OK):
+        print(f"rust: {binary} is not built, skipped (benches/README.md)")
+        return []
+    rules = RULE_NAMES if args.rules == "both" else (args.rules,)
+    print(f"the Rust mancala-solver {binary}; ours from {ROOT}; {args.repeats} interleaved "
+          f"repeats; machine load {os.getloadavg()[0]:.1f}", flush=True)
+    lines = []
+    for rule in rules:
+        built = {}
+        if "build" in args.tasks:
+            for cap in args.build_stones:
+                theirs, ours = [], []
+                for repeat in range(args.repeats):
+                    run, table = rust_build(binary, cap, rule, work)
+                    theirs.append(run)
+                    run, directory = our_rule_build(cap, rule, work)
+                    ours.append(run)
+                    _pair(f"{rule} build <= {cap}", repeat, theirs[-1], ours[-1], "rust")
+                built[cap] = (table, directory)
+                lines.append(summary(f"{rule} build <= {cap} stones", theirs, ours, peer="rust"))
+        if "solve-tables" in args.tasks:
+            cap = max(args.build_stones)
+            if cap not in built:
+                built[cap] = (rust_build(binary, cap, rule, work)[1],
+                              our_rule_build(cap, rule, work)[1])
+            table, directory = built[cap]
+            lines.append(_solves(f"{rule} solve <= {cap} tables", args,
+                                 lambda: rust_solve(binary, table, rule, args),
+                                 lambda: our_rule_solve(directory, rule, args), "rust"))
+        if "solve" in args.tasks:
+            lines.append(_solves(f"{rule} solve, no tables", args,
+                                 lambda: rust_solve(binary, None, rule, args),
+                                 lambda: our_rule_solve(None, rule, args), "rust"))
+    return lines
 
 
 def compare_commands(args, peers) -> list[dict]:
@@ -355,6 +466,8 @@ def main(argv=None) -> int:
         work.mkdir(parents=True, exist_ok=True)
         if args.irving:
             lines += compare_irving(args, Path(args.irving), work)
+        if args.rust:
+            lines += compare_rust(args, Path(args.rust), work)
         lines += compare_commands(args, peers)
     if args.openspiel:
         try:

@@ -1,4 +1,4 @@
 """``python -m solver`` is the ``solver`` command."""
-from solver.cli import run
+from solver.command import run
 
 run()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from solver import games as registry
@@ -21,6 +20,7 @@ from tables.index import MAX_LEVEL
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141     # 128 + SIGPIPE, as a shell reports a command killed by it
 
 
 class _Parser(argparse.ArgumentParser):
@@ -590,9 +590,13 @@ def _proof_text(found) -> str:
 
 
 def main(argv=None) -> int:
+    from solver import command
     try:
         args = _parser(argv).parse_args(argv)
-        print(args.run(args))
+        text = args.run(args)
+        if command.pressed:     # a Ctrl-C that compiled code swallowed: still a Ctrl-C
+            raise KeyboardInterrupt
+        _write(text)
         return 0
     except InputError as error:
         print(f"solver: error: {_one_line(error)}", file=sys.stderr)
@@ -607,25 +611,45 @@ def main(argv=None) -> int:
         print(f"solver: {error}", file=sys.stderr)
         return 0
     except KeyboardInterrupt:
-        print("\nsolver: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _interrupted()
+    except BrokenPipeError:     # the reader went away (`| head`): say nothing more
+        return EXIT_BROKEN_PIPE
+    except OutputError as error:
+        print(f"solver: error: {error}", file=sys.stderr)
+        return 1
+    except Exception:
+        if command.pressed:     # what a Ctrl-C during an import left half done
+            return _interrupted()
+        raise
+
+
+class OutputError(Exception):
+    """The answer could not be written (standard output closed, or its disk full)."""
+
+
+def _write(text: str) -> None:
+    if sys.stdout is None:
+        raise OutputError("cannot write the output: standard output is closed")
+    try:
+        print(text)
+        sys.stdout.flush()      # here, where a full disk can still be reported
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(f"cannot write the output: {error.strerror or error}") from None
+
+
+def _interrupted() -> int:
+    # a new line first on a terminal, where the cursor is still after ^C
+    print(("\n" if sys.stderr is not None and sys.stderr.isatty() else "") +
+          "solver: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def run() -> None:
-    """The ``solver`` command (console script and ``python -m solver``): :func:`main`, then
-    leave the process at once. Once the compiled kernels are loaded, a normal interpreter exit
-    spends about 0.5 s (a third of a small table build's start-up) collecting and finalising
-    Numba's and LLVM's objects, work nobody waits for: by then the command has closed every
-    file it wrote (level files are fsynced and renamed) and its Dask client. So flush the two
-    streams and ``os._exit``. An exception that escapes :func:`main` (a bug) still ends the
-    normal way, with its traceback."""
-    code = main()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a reader that went away: nothing more to say
-            pass
-    os._exit(code)
+    """The ``solver`` command: :func:`solver.command.run`."""
+    from solver.command import run as run_command
+    run_command()
 
 
 def _one_line(error: Exception) -> str:

@@ -59,3 +59,23 @@ def test_a_peer_is_timed_against_ours_rule_by_rule_and_must_agree(capsys):
     assert "value cli -12 ours -12," in agreed and "nodes cli " in agreed
     assert disagreed.startswith("Kalah(2,4) no-capture-empty")
     assert "value cli -12 ours -10 DISAGREE" in disagreed
+
+
+RUST_REPORT = ("Analysis mode: EXACT (solved to game end)\nNodes searched: 531960\n\n"
+               "Result for P0 (South): {word} (perfect play ends {sign} {n} seed{s})\n"
+               "Best move: pit {pit}\n")
+
+
+@pytest.mark.parametrize("word, sign, n, pit, value", [
+    ("WIN", "+", 6, 1, 6), ("LOSS", "-", 2, 0, -2), ("DRAW", "+", 0, 5, 0)])
+def test_the_rust_solver_s_report_is_read_in_our_terms(word, sign, n, pit, value):
+    """Its margin for the side to move is our value; its pits count from 0, our bins from 1."""
+    text = RUST_REPORT.format(word=word, sign=sign, n=n, s="" if n == 1 else "s", pit=pit)
+    assert compare_peers.rust_answer(text) == dict(value=value, move=pit + 1, nodes=531960)
+
+
+def test_a_heuristic_fallback_of_the_rust_solver_is_no_answer():
+    text = RUST_REPORT.format(word="WIN", sign="+", n=6, s="s", pit=1).replace(
+        "EXACT (solved to game end)", "HEURISTIC (depth 11 plies)")
+    with pytest.raises(SystemExit, match="cannot read an exact answer"):
+        compare_peers.rust_answer(text)

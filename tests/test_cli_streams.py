@@ -1,0 +1,60 @@
+"""The `solver` command when its streams or the user stop it: an answer that cannot be
+written, and Ctrl-C at any moment, end with one line, never a traceback, and lose nothing."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from test_cli import run
+
+SOLVER = [sys.executable, "-m", "solver"]
+
+
+def test_an_answer_on_a_full_disk_is_one_line_and_exit_code_1():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*SOLVER, "new", "mancala"], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == "solver: error: cannot write the output: No space left on device\n"
+
+
+def test_an_answer_with_standard_output_closed_is_one_line_and_exit_code_1():
+    done = subprocess.run([*SOLVER, "new", "mancala"], stderr=subprocess.PIPE, text=True,
+                          timeout=60, preexec_fn=lambda: os.close(1))
+    assert done.returncode == 1
+    assert done.stderr == "solver: error: cannot write the output: standard output is closed\n"
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    player = subprocess.Popen([*SOLVER, "match", "mancala", "--bots", "random,random",
+                               "--games", "2000", "--json"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    player.stdout.close()            # as `| head -c0` does, before the answer comes
+    _, err = player.communicate(timeout=120)
+    assert player.returncode == 141 and err == b""
+
+
+@pytest.mark.parametrize("delay", [0.1, 0.3, 0.6, 1.2])
+def test_ctrl_c_at_any_moment_of_a_build_is_one_line_and_the_build_resumes(tmp_path, delay):
+    """From the imports (half-imported modules, compiled callbacks that swallow the interrupt)
+    to the writing of the levels: exit code 130 and "solver: interrupted", or, if the build
+    was done first, its usual end; either way a rerun finishes and verifies."""
+    build = [*SOLVER, "tables", "build", "mancala", "--max-stones", "14", "--workers", "1",
+             "--dir", str(tmp_path)]
+    process = subprocess.Popen(build, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=300)
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    if process.returncode == 130:
+        assert err.splitlines()[-1] == "solver: interrupted" and out == ""
+    else:
+        assert process.returncode == 0 and "ready" in out, err
+    assert run("tables", "build", "mancala", "--max-stones", "14", "--dir",
+               str(tmp_path)).returncode == 0
+    checked = run("tables", "verify", "--dir", str(tmp_path))
+    assert checked.returncode == 0 and "checksums good" in checked.stdout
