@@ -71,6 +71,50 @@ def test_the_checkpoint_carries_a_checksum_and_a_damaged_one_is_refused(tmp_path
                               "--no-tables", "--checkpoint", str(path)))
 
 
+
+def _resealed(outer: dict, content) -> str:
+    """A checkpoint whose content was edited and its checksum recomputed (anyone can)."""
+    import hashlib
+    text = json.dumps(content, sort_keys=True)
+    return json.dumps(dict(outer, checkpoint=content,
+                           sha256=hashlib.sha256(text.encode()).hexdigest()))
+
+
+def _edited(content: dict, path: list, value) -> dict:
+    import copy
+    edited = copy.deepcopy(content)
+    *into, last = path
+    target = edited
+    for key in into:
+        target = target[key]
+    if value is KeyError:
+        del target[last]
+    else:
+        target[last] = value
+    return edited
+
+
+def test_a_resealed_checkpoint_of_the_wrong_shape_is_one_line(tmp_path):
+    """A checksum guards against damage, not against edits: every field is checked too."""
+    path = tmp_path / "k53.json"
+    api.solve(RULES, tables=False, table_mb=16, max_nodes=3_000, checkpoint=path)
+    outer = json.loads(path.read_text())
+    content = outer["checkpoint"]
+    name = next(iter(content["lines"]))
+    edits = [([], None), (["pits"], KeyError), (["lines"], {name: 5}), (["lines"], [1, 2]),
+             (["lines", name], ["a", "b", None, None]), (["lines", name], [0]),
+             (["lines", name], [3, 1, None, None]), (["runs"], "x"), (["nodes"], [1]),
+             (["seconds"], "x")]
+    for where, value in edits:
+        edited = value if not where else _edited(content, where, value)
+        path.write_text(_resealed(outer, edited))
+        done = run("solve", "mancala", "--pits", "5", "--stones", "3", "--no-tables",
+                   "--checkpoint", str(path))
+        assert_one_line_error(done)
+    path.write_text("[" * 100_000 + "]" * 100_000)          # nested too deeply for json
+    assert_one_line_error(run("solve", "mancala", "--pits", "5", "--stones", "3",
+                              "--no-tables", "--checkpoint", str(path)))
+
 def test_a_checkpoint_of_another_game_is_refused(tmp_path):
     path = tmp_path / "k53.json"
     api.solve(RULES, tables=False, table_mb=16, max_nodes=3_000, checkpoint=path)

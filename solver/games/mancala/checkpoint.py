@@ -123,14 +123,21 @@ class Checkpoint:
         try:
             outer = json.loads(self.path.read_text())
             content, digest = outer["checkpoint"], outer["sha256"]
+        except RecursionError:
+            raise InputError(f"{where} is not a proof checkpoint or is damaged (nested too "
+                             "deeply): delete it to start over") from None
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
             raise InputError(f"{where} is not a proof checkpoint or is damaged ({error}): "
                              "delete it to start over") from None
-        if _digest(json.dumps(content, sort_keys=True)) != digest:
+        if not isinstance(digest, str) or _digest(json.dumps(content, sort_keys=True)) != digest:
             raise InputError(f"{where} is damaged (its checksum does not match): delete it to "
                              "start over")
-        if content.get("format") != FORMAT or content.get("version") != VERSION:
+        if not isinstance(content, dict) or content.get("format") != FORMAT or \
+                content.get("version") != VERSION:
             raise InputError(f"{where} is not a version-{VERSION} proof checkpoint")
+        problem = _shape_problem(content)
+        if problem:     # a checksum anyone can recompute: a hand-edited file gets this far
+            raise InputError(f"{where} is damaged ({problem}): delete it to start over")
         game = (content["pits"], content["stones"], content["capture_empty"])
         if game != (self.rules.pits, self.rules.stones, self.rules.capture_empty):
             rule = "capture-empty" if content["capture_empty"] else "no-capture-empty"
@@ -139,6 +146,33 @@ class Checkpoint:
         self.lines = {name: list(entry) for name, entry in content["lines"].items()}
         self.runs, self.nodes, self.seconds = content["runs"], content["nodes"], \
             content["seconds"]
+
+
+def _is_int(value) -> bool:
+    return type(value) is int
+
+
+def _shape_problem(content: dict) -> str | None:
+    """What in a checkpoint's content is not as :meth:`Checkpoint._content` writes it."""
+    if not (_is_int(content.get("pits")) and _is_int(content.get("stones")) and
+            type(content.get("capture_empty")) is bool):
+        return "its game is not pits, stones and a capture rule"
+    for key in ("runs", "nodes"):
+        if not _is_int(content.get(key)) or content[key] < 0:
+            return f"{key} is not a count"
+    seconds = content.get("seconds")
+    if type(seconds) not in (int, float) or not 0 <= seconds < 1e12:
+        return "seconds is not a time"
+    lines = content.get("lines")
+    if not isinstance(lines, dict):
+        return "lines is not a table of lines"
+    for name, entry in lines.items():
+        if not (isinstance(entry, list) and len(entry) == 4 and _is_int(entry[0]) and
+                _is_int(entry[1]) and entry[0] <= entry[1] and
+                (entry[2] is None or _is_int(entry[2])) and
+                (entry[3] is None or isinstance(entry[3], str))):
+            return f"line {name[:40]!r} is not [lower, upper, reply, reply_by]"
+    return None
 
 
 def _digest(text: str) -> str:
