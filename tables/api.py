@@ -170,7 +170,16 @@ class TableFile:
 
 
 def _table_paths(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.glob(f"mancala*{SUFFIX}") if p.is_file())
+    """Every name a level file would have: a folder, pipe or device so named is described
+    (and refused) like a damaged file, not skipped."""
+    return sorted(directory.glob(f"mancala*{SUFFIX}"))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:         # a dangling link
+        return 0
 
 
 def _describe(path: Path, rules_version: int) -> TableFile:
@@ -185,7 +194,7 @@ def _describe(path: Path, rules_version: int) -> TableFile:
         return TableFile(path, header["pits"], header["level"], header["capture_empty"],
                          header["entries"], path.stat().st_size, header["sha256"], None)
     except TableError as error:
-        return TableFile(path, None, None, None, None, path.stat().st_size, None, str(error))
+        return TableFile(path, None, None, None, None, _size(path), None, str(error))
 
 
 @dataclass

@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import struct
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -177,7 +178,11 @@ def read_header(path: Path) -> tuple[dict, int]:
     path = Path(path)
     name = path.name
     try:
-        size = path.stat().st_size
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):    # a pipe would block the open, a device lie
+            raise TableError(f"table file {name}: not a regular file (a folder, a device or a "
+                             "pipe)")
+        size = status.st_size
         with open(path, "rb") as f:
             frame = f.read(_FRAME.size)
             if len(frame) < _FRAME.size:
@@ -322,9 +327,14 @@ def _stamp(path: Path, sha256: str) -> list:
 
 
 def read_stamps(directory: Path) -> dict:
+    """The stamps, or none if the file is missing, damaged or not a regular file (only a
+    hash more)."""
+    path = Path(directory) / STAMPS
     try:
-        stamps = json.loads((Path(directory) / STAMPS).read_text())
-    except (OSError, ValueError):
+        if not stat.S_ISREG(path.stat().st_mode):
+            return {}
+        stamps = json.loads(path.read_text())
+    except (OSError, ValueError, RecursionError):
         return {}
     return stamps if isinstance(stamps, dict) else {}
 
