@@ -377,6 +377,19 @@ def our_rule_solve(tables: Path | None, rule: str, args) -> tuple[Run, dict]:
     return run, dict(move=answer["move"], value=answer["value"], nodes=answer["nodes"])
 
 
+def _rust_tables_for_search(binary: Path, cap: int, rule: str, work: Path) -> tuple[Path, Path]:
+    """Both sides' tables up to ``cap`` for the solve task, untimed: those a build task left in
+    ``work`` (``--work``), else built now. (Its file has no checksum to check: a table of the
+    other rule would be taken silently, so keep the names.)"""
+    table, directory = work / f"rust-{rule}-{cap}.tb", work / f"ours-{rule}-{cap}"
+    if not table.exists():
+        table = rust_build(binary, cap, rule, work)[1]
+    family = "capture-empty" if rule == "capture_empty" else "capture-nonempty"
+    if not (directory / f"mancala6-{family}-level-{cap:02d}.tbl").exists():
+        directory = our_rule_build(cap, rule, work)[1]
+    return table, directory
+
+
 def compare_rust(args, binary: Path, work: Path) -> list[dict]:
     if not os.access(binary, os.X_OK):
         print(f"rust: {binary} is not built, skipped (benches/README.md)")
@@ -401,8 +414,7 @@ def compare_rust(args, binary: Path, work: Path) -> list[dict]:
         if "solve-tables" in args.tasks:
             cap = max(args.build_stones)
             if cap not in built:
-                built[cap] = (rust_build(binary, cap, rule, work)[1],
-                              our_rule_build(cap, rule, work)[1])
+                built[cap] = _rust_tables_for_search(binary, cap, rule, work)
             table, directory = built[cap]
             lines.append(_solves(f"{rule} solve <= {cap} tables", args,
                                  lambda: rust_solve(binary, table, rule, args),
