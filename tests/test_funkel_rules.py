@@ -14,6 +14,7 @@ from itertools import permutations
 
 import pytest
 
+from documents import DELETE, edit
 from solver.errors import InputError
 from solver.games import get as game_record
 from solver.games.funkel import (
@@ -585,17 +586,7 @@ def test_json_of_the_start_position_reads_like_the_board():
     assert all(len(s) == 7 and set(s) <= set(GEMS) for s in doc["shafts"])
 
 
-def _edit(doc, path, value):
-    *parents, last = path
-    for key in parents:
-        doc = doc[key]
-    if value is _DELETE:
-        del doc[last]
-    else:
-        doc[last] = value
 
-
-_DELETE = object()
 BAD_FIELDS = [
     (("game",), "chess", "'game'"),
     (("rules_version",), 2, "'rules_version'"),
@@ -621,7 +612,7 @@ BAD_FIELDS = [
     (("shafts", 2, 0), "ruby", "'shafts[2][0]'"),
     (("shafts", 2), ["grey"] * 8, "'shafts[2]'"),
     (("shafts", 2, 0), "another gem", "shafts/cells/displays/pending_gem"),  # totals change
-    (("supply",), _DELETE, "'supply'"),
+    (("supply",), DELETE, "'supply'"),
     (("colour",), 1, "'colour'"),
 ]
 
@@ -631,7 +622,7 @@ def test_json_validation_names_the_bad_field(path, value, field):
     doc = json.loads(to_json(new_game(Rules(3), seed=1)))
     if value == "another gem":
         value = next(g for g in GEMS if g != doc["shafts"][2][0])
-    _edit(doc, path, value)
+    edit(doc, path, value)
     with pytest.raises(InputError, match=field.replace("[", r"\[").replace("]", r"\]")):
         from_json(json.dumps(doc))
 
@@ -648,7 +639,7 @@ BAD_VIEW_FIELDS = [
 @pytest.mark.parametrize("path, value, field", BAD_VIEW_FIELDS, ids=lambda x: str(x))
 def test_json_view_validation_names_the_bad_field(path, value, field):
     doc = json.loads(to_json(public_view(new_game(Rules(4), seed=1))))
-    _edit(doc, path, value)
+    edit(doc, path, value)
     with pytest.raises(InputError, match=field.replace("[", r"\[").replace("]", r"\]")):
         from_json(json.dumps(doc))
 

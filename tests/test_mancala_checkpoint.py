@@ -1,6 +1,7 @@
 """A long proof keeps what it proved in a checkpoint file: a rerun with the file goes on from
 there (proven lines are not searched again) and ends with the values of an uninterrupted
 proof; a damaged or foreign file is bad input, never silently used."""
+import copy
 import json
 import signal
 import subprocess
@@ -10,6 +11,7 @@ import pytest
 
 from solver.errors import InputError
 from solver.games.mancala import api
+from documents import DELETE, edit
 from test_cli import assert_one_line_error, run
 
 RULES = api.Rules(5, 3)
@@ -80,20 +82,6 @@ def _resealed(outer: dict, content) -> str:
                            sha256=hashlib.sha256(text.encode()).hexdigest()))
 
 
-def _edited(content: dict, path: list, value) -> dict:
-    import copy
-    edited = copy.deepcopy(content)
-    *into, last = path
-    target = edited
-    for key in into:
-        target = target[key]
-    if value is KeyError:
-        del target[last]
-    else:
-        target[last] = value
-    return edited
-
-
 def test_a_resealed_checkpoint_of_the_wrong_shape_is_one_line(tmp_path):
     """A checksum guards against damage, not against edits: every field is checked too."""
     path = tmp_path / "k53.json"
@@ -101,12 +89,16 @@ def test_a_resealed_checkpoint_of_the_wrong_shape_is_one_line(tmp_path):
     outer = json.loads(path.read_text())
     content = outer["checkpoint"]
     name = next(iter(content["lines"]))
-    edits = [([], None), (["pits"], KeyError), (["lines"], {name: 5}), (["lines"], [1, 2]),
+    edits = [([], None), (["pits"], DELETE), (["lines"], {name: 5}), (["lines"], [1, 2]),
              (["lines", name], ["a", "b", None, None]), (["lines", name], [0]),
              (["lines", name], [3, 1, None, None]), (["runs"], "x"), (["nodes"], [1]),
              (["seconds"], "x")]
     for where, value in edits:
-        edited = value if not where else _edited(content, where, value)
+        edited = copy.deepcopy(content)
+        if where:
+            edit(edited, where, value)
+        else:
+            edited = value
         path.write_text(_resealed(outer, edited))
         done = run("solve", "mancala", "--pits", "5", "--stones", "3", "--no-tables",
                    "--checkpoint", str(path))
