@@ -145,8 +145,7 @@ class BotNames:
             if kind in ALGORITHMS:
                 from solver.games import get
                 get(self.game).require(*ALGORITHMS[kind])
-            raise InputError(f"unknown {self.game} bot {name!r}: choose "
-                             f"{', '.join(self.factories)}")
+            raise unknown_bot(self.game, name, self.factories)
         return self.factories[kind](options)
 
     def seated(self, bots, players: int) -> list[tuple[str, Bot]]:
@@ -154,6 +153,19 @@ class BotNames:
         check_bot_count(players, bots)
         return [(b, self.named(b)) if isinstance(b, str) else (getattr(b, "__name__", "bot"), b)
                 for b in bots]
+
+
+def unknown_bot(game: str, name: str, kinds) -> InputError:
+    return InputError(f"unknown {game} bot {name!r}: choose {', '.join(kinds)}")
+
+
+def check_bot_kinds(game: str, bots, kinds) -> None:
+    """Refuse a bot name whose kind is not among ``kinds`` before the module of the bots (and
+    its kernels) loads, as :meth:`BotNames.named` would; an algorithm the game lacks is left to
+    it (its message says so)."""
+    for name in bots:
+        if isinstance(name, str) and name.split(":")[0] not in (*kinds, *ALGORITHMS):
+            raise unknown_bot(game, name, kinds)
 
 
 def check_bot_count(players: int, bots) -> None:

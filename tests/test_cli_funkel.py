@@ -119,3 +119,15 @@ def test_broken_text_is_one_line(tmp_path, text):
     path = tmp_path / "broken.json"
     path.write_bytes(text)
     assert_one_line_error(run("best", "funkel", str(path)))
+
+
+def test_the_command_line_knows_every_bot_of_the_api_by_name():
+    """Bot names are checked before the kernels load: the list must be the API's."""
+    from solver.games.funkel import commands
+    assert commands.BOT_KINDS == tuple(funkel.BOTS.factories)
+
+
+def test_an_unknown_bot_is_one_line_naming_the_choices():
+    done = run("match", "funkel", "--bots", "random,bogus", "--games", "1")
+    assert_one_line_error(done)
+    assert "unknown funkel bot 'bogus': choose random, greedy, mc, mcts, chance-mcts" in done.stderr

@@ -41,6 +41,7 @@ LIGHT_COMMANDS = [
     ["bench", "--save", "{empty}/no/such/folder/run.json", "mancala"],
     ["play", "funkel", "--bots", "random,random,random"],
     ["match", "tunhell", "--bots", "random", "--games", "1"],
+    ["match", "funkel", "--bots", "random,bogus", "--games", "1"],
     ["solve", "mancala", "--pits", "2", "--stones", "2", "--scheduler", "no-port"],
 ]
 ENDGAME = "0,0,1,2,0,1/1,0,2,0,1,1 20-17 A"

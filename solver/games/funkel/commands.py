@@ -89,7 +89,18 @@ def new(rules_options: dict, seed: int, options: dict) -> str:
     return to_json(reference.public_view(state) if options["view"] else state)
 
 
+# api.BOTS's names, known here so that a wrong one is refused before the kernels load (a test
+# checks the two agree)
+BOT_KINDS = ("random", "greedy", "mc", "mcts", "chance-mcts")
+
+
+def _check_bots(bots: list) -> None:
+    from solver.match import check_bot_kinds
+    check_bot_kinds("funkel", bots, BOT_KINDS)
+
+
 def play(rules_options: dict, bots: list, seed: int, observer=None):
+    _check_bots(bots)
     from solver.games.funkel import api
     rules = _rules(rules_options)
     frames = api.play_game(rules.players, bots, seed, rules.layout)
@@ -100,6 +111,7 @@ def play(rules_options: dict, bots: list, seed: int, observer=None):
 
 
 def match(rules_options: dict, bots: list, games: int, seed: int):
+    _check_bots(bots)
     from solver.games.funkel import api
     rules = _rules(rules_options)
     return api.match(rules.players, bots, games, seed, rules.layout)
