@@ -14,7 +14,8 @@ import sys
 
 from solver import games as registry
 from solver.errors import GameAbandoned, InputError
-from solver.options import COUNT_MAX, SEED_MAX, Option, add_options, count, scheduler, seconds, seed, values, whole
+from solver.options import (COUNT_MAX, SEED_MAX, Option, add_options, count, scheduler,
+                            seconds, seed, values, whole)
 from tables.errors import TableError
 from tables.index import MAX_LEVEL
 
@@ -295,8 +296,9 @@ def _solve_command(commands):
                          "about S seconds with the bounds proven so far")
     mancala.add_argument("--max-nodes", type=_count_arg, metavar="N", help="stop after about "
                          "N nodes with the bounds proven so far")
-    mancala.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT", help="prove the openings "
-                         "as tasks on this Dask cluster (workers share the table folder)")
+    mancala.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
+                         help="prove the openings as tasks on this Dask cluster (workers share "
+                         "the table folder)")
     mancala.add_argument("--checkpoint", metavar="FILE", help="keep every bound proven in "
                          "FILE; a rerun with the same FILE goes on from them")
     mancala.add_argument("--threads", type=whole(1, 256, "threads"), default=1, metavar="T",

@@ -332,14 +332,17 @@ class AlphaBeta:
             raise errors[0]
         return settled[0] if settled else None
 
-    def move_value(self, state, move) -> int:
-        """Exact value, from the side to move's view, of playing ``move``."""
+    def move_value(self, state, move, depth: int | None = None) -> int:
+        """Value, from the side to move's view, of playing ``move``: exact, or with ``depth``
+        searched that many sowings deep counting the move itself."""
         child, info = self.game.play(state, move)
         same_side = info & EXTRA_TURN
         if info & GAME_OVER:
             value = self.game.score(child)
-        else:
+        elif depth is None:
             value, _ = self.prove(child)
+        else:
+            value = self._search(child, depth - 1, -ab.INFINITY, ab.INFINITY)
         return int(value if same_side else -value)
 
     def exact_pv(self, state, value, limit=200) -> list[int]:
@@ -391,21 +394,8 @@ class AlphaBeta:
             guess = self._search(state, depth, -ab.INFINITY, ab.INFINITY)
         return guess
 
-    def _all_move_values(self, state) -> dict[int, int]:
-        return {move: self.move_value(state, move) for move in self.legal_moves(state)}
-
-    def _move_values_at_depth(self, state, depth) -> dict[int, int]:
-        """Each move's value, from the side to move's view, searched ``depth`` sowings deep
-        counting the move itself (the root's best equals the root's value at that depth)."""
-        values = {}
-        for move in self.legal_moves(state):
-            child, info = self.game.play(state, move)
-            if info & GAME_OVER:
-                value = self.game.score(child)
-            else:
-                value = self._search(child, depth - 1, -ab.INFINITY, ab.INFINITY)
-            values[move] = int(value if info & EXTRA_TURN else -value)  # as move_value
-        return values
+    def _all_move_values(self, state, depth: int | None = None) -> dict[int, int]:
+        return {move: self.move_value(state, move, depth) for move in self.legal_moves(state)}
 
     def iterate(self, state, max_depth=None, seconds=None, all_moves=False) -> SearchResult:
         """Iterative deepening to ``max_depth`` plies or for about ``seconds``; stops early once
@@ -440,10 +430,8 @@ class AlphaBeta:
         if completed == 0:  # not even one ply fitted the budget: one ply without a limit
             value = self._search(state, 1, -ab.INFINITY, ab.INFINITY)
             best_move, completed = int(self.stats[ab.ROOT_MOVE]), 1
-        moves = None
-        if all_moves:   # exact values once the root is proven, else each move to the same depth
-            moves = self._all_move_values(state) if exact else \
-                self._move_values_at_depth(state, completed)
+        # exact move values once the root is proven, else each move to the same depth
+        moves = self._all_move_values(state, None if exact else completed) if all_moves else None
         pv = self.exact_pv(state, value) if exact else self.tt_pv(state, completed)
         if best_move is not None and best_move < 0:
             best_move = pv[0] if pv else None

@@ -165,8 +165,9 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     """Search a position (the start of ``rules`` when None): exactly, to ``depth`` plies, or for
     ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
     the end of every line reports ``exact=True``. ``all_moves``: ``moves`` holds every legal
-    move's value, exact when the answer is, else searched to the depth the answer reached. Without ``rules``, a position is played
-    with captures from empty opposite pits (the default rule).
+    move's value, exact when the answer is, else searched to the depth the answer reached.
+    Without ``rules``, a position is played with captures from empty opposite pits (the
+    default rule).
 
     An exact search is a proof (``proof.prove_game``: the root alone, or with ``all_moves``
     every move as its own task): ``max_seconds``, ``max_nodes`` or Ctrl-C stop it with the
