@@ -14,8 +14,8 @@ import sys
 
 from solver import games as registry
 from solver.errors import GameAbandoned, InputError
-from solver.options import (COUNT_MAX, SEED_MAX, Option, add_options, count, scheduler,
-                            seconds, seed, values, whole)
+from solver.options import (COUNT_MAX, SEED_MAX, TABLE_MB_MAX, Option, add_options, count,
+                            scheduler, seconds, seed, values, whole)
 from tables.errors import TableError
 from tables.index import MAX_LEVEL
 
@@ -290,7 +290,7 @@ def _solve_command(commands):
     mancala.add_argument("--tables", metavar="DIR", help="endgame tables (default: the per-user "
                          "table folder's, if built)")
     mancala.add_argument("--no-tables", action="store_true", help="probe no endgame tables")
-    mancala.add_argument("--table-mb", type=whole(1, 65536, "--table-mb"), metavar="MB",
+    mancala.add_argument("--table-mb", type=whole(1, TABLE_MB_MAX, "--table-mb"), metavar="MB",
                          help="transposition table size")
     mancala.add_argument("--max-seconds", type=_seconds_arg, metavar="S", help="stop after "
                          "about S seconds with the bounds proven so far")

@@ -17,6 +17,7 @@ from solver.errors import InputError
 SEED_MAX = 2**32 - 1          # every kernel takes a seed in 0..2^32-1 (mixed into 64-bit streams)
 SECONDS_MAX = 7 * 24 * 3600.0  # a week: anything longer is a typo, and inf would never stop
 COUNT_MAX = 10**12
+TABLE_MB_MAX = 65536          # a transposition table of at most 64 GiB
 
 
 def seconds(text: str) -> float:
@@ -89,6 +90,14 @@ def check_seconds(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"a time must be a number of seconds, got {value!r}")
     return seconds(repr(float(value)))
+
+
+def check_table_mb(value: Any) -> int:
+    """The API's check of a transposition table's size in MB."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
+            not 1 <= value <= TABLE_MB_MAX:
+        raise InputError(f"table_mb must be a whole number 1..{TABLE_MB_MAX}, got {value!r}")
+    return int(value)
 
 
 def check_players(value: Any) -> int:

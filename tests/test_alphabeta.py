@@ -6,9 +6,11 @@ perfect play, the current stores included.
 from dataclasses import replace
 from functools import lru_cache
 
+import numpy as np
 import pytest
 
 from kernels import alphabeta as ab
+from solver.errors import InputError
 from solver.games import mancala as reference
 from solver.games.mancala import api as glue
 from solver.search.alphabeta import AlphaBeta
@@ -246,3 +248,24 @@ def test_after_a_limited_search_a_proof_on_the_same_table_is_still_exact(rng):
         searcher.iterate(state, max_depth=3)
         found = searcher.iterate(state, max_depth=60)
         assert found.exact and found.value == minimax(pos, True)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(seconds=float("inf")), "a time must be a finite number of seconds"),
+    (dict(seconds=float("nan")), "a time must be a finite number of seconds"),
+    (dict(depth=3, table_mb=-1), "table_mb must be a whole number 1..65536"),
+    (dict(depth=3, table_mb=10**30), "table_mb must be a whole number 1..65536"),
+    (dict(depth=2.5), "depth must be a whole number 1..254"),
+    (dict(depth=255), "depth must be a whole number 1..254"),
+])
+def test_best_move_refuses_a_budget_it_cannot_keep(options, message):
+    with pytest.raises(InputError, match=message):
+        glue.best_move(**options)
+
+
+def test_best_move_takes_numpy_numbers_and_refuses_what_is_no_position():
+    assert glue.best_move(depth=np.uint8(3)).depth == 3
+    with pytest.raises(InputError, match="a position must be a MancalaPosition or its text"):
+        glue.best_move(5)
+    with pytest.raises(InputError, match="rules must be MancalaRules"):
+        glue.solve("x")

@@ -136,5 +136,11 @@ def test_bad_depth_is_refused(depth):
 
 
 def test_divide_needs_a_first_move():
-    with pytest.raises(InputError, match="depth must be a whole number >= 1"):
+    with pytest.raises(InputError, match="depth must be a whole number 1..254"):
         perft_divide(reference.new_game(), 0)
+
+
+def test_perft_takes_a_position_as_text_too():
+    assert perft("4,4,4,4,4,4/4,4,4,4,4,4 0-0 A", 3) == perft(reference.new_game(), 3)
+    with pytest.raises(InputError, match="a position must be a MancalaPosition or its text"):
+        perft(5, 3)

@@ -438,6 +438,44 @@ def test_impossible_rules_are_refused(pits, stones, message):
         Rules(pits=pits, stones=stones)
 
 
+@pytest.mark.parametrize("build, message", [
+    (lambda: Rules(3, 2.5), "stones per pit must be a whole number"),
+    (lambda: Rules(3, float("nan")), "stones per pit must be a whole number"),
+    (lambda: Rules(True, 4), "pits per side must be a whole number"),
+    (lambda: Rules(3, 2, "False"), "capture_empty must be True or False"),
+    (lambda: Position((256, 0, 0, 1, 0, 0), (0, 0), A), "1..255 stones"),
+    (lambda: Position((4,) * 6, (300, 0), A), "1..255 stones"),
+    (lambda: Position((0,) * 6, (0, 0), A), "1..255 stones"),
+    (lambda: Position((1, 2, 3, 4, 5), (0, 0), A), "2..12 pits, the same number a side"),
+    (lambda: Position((1,) * 14, (0, 0), A), "2..12 pits, the same number a side"),
+    (lambda: Position((4,) * 6, (-1, 0), A), "stores must not be negative"),
+    (lambda: Position((4, -1, 4, 4, 4, 4), (0, 0), A), "pits must not be negative"),
+    (lambda: Position((4.0,) * 6, (0, 0), A), "a count of pits must be a whole number"),
+    (lambda: Position("4,4,4/4,4,4", (0, 0), A), "pits must be a tuple of stone counts"),
+    (lambda: Position((4,) * 6, (0, 0, 0), A), "two stores"),
+    (lambda: Position((4,) * 6, (0, 0), 2), "to_move must be 0 .A. or 1 .B."),
+    (lambda: Position((4,) * 6, (0, 0), A, "False"), "capture_empty must be True or False"),
+])
+def test_a_hand_built_position_or_rules_gets_the_checks_text_gets(build, message):
+    """The packed kernels keep each count in 8 bits: an unchecked 256 would wrap silently."""
+    with pytest.raises(InputError, match=message):
+        build()
+
+
+def test_a_hand_built_position_takes_numpy_numbers_and_lists_as_plain_values():
+    pos = Position([np.int64(4)] * 6, (np.int8(0), 0), np.int64(B), np.True_)
+    assert pos == Position((4,) * 6, (0, 0), B)
+    assert type(pos.pits[0]) is int and type(pos.to_move) is int
+    assert pos.capture_empty is True
+    assert hash(pos) == hash(Position((4,) * 6, (0, 0), B))
+    assert Rules(np.int32(3), np.int64(2)) == Rules(3, 2)
+
+
+def test_a_game_not_over_has_no_result():
+    with pytest.raises(InputError, match="the game is not over"):
+        reference.result(START)
+
+
 def test_moves_are_named_by_bin_number():
     assert reference.action_from_text(START, " 6 ") == 6
     assert reference.action_from_text(Position(START.pits, START.stores, B), "9") == 9

@@ -18,7 +18,7 @@ import numpy as np
 from kernels.contract import EXTRA_TURN
 from kernels.mancala_layout import pack_side, pits_per_side, unpack_side
 from solver.errors import InputError
-from solver.options import check_seconds
+from solver.options import check_seconds, check_table_mb
 from solver.games import mancala as reference
 from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
                                         draw, from_text, is_over, legal_actions, new_game,
@@ -69,28 +69,42 @@ def _game_signatures():
             kernel.play.nopython_signatures[0])
 
 
-def _check_depth(depth: int, least: int) -> None:
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < least:
-        raise InputError(f"perft depth must be a whole number >= {least}, got {depth!r}")
+MAX_DEPTH = 254      # plies: the kernels' depth field is 8 bits, 255 meaning "exact"
+
+
+def _check_depth(depth: int, least: int) -> int:
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or \
+            not least <= depth <= MAX_DEPTH:
+        raise InputError(f"perft depth must be a whole number {least}..{MAX_DEPTH}, got {depth!r}")
+    return int(depth)
+
+
+def _position(pos: Position | str) -> Position:
+    """A position given as a Position or as its text (the default capture rule)."""
+    if isinstance(pos, str):
+        return from_text(pos)
+    if not isinstance(pos, Position):
+        raise InputError(f"a position must be a MancalaPosition or its text, got {pos!r}")
+    return pos
 
 
 def perft(pos: Position, depth: int) -> int:
     """Lines of exactly ``depth`` sowings from ``pos`` (an extra turn is a sowing of its own; a
     finished game is a leaf at its own depth and counts nothing deeper). Depth 0 is 1."""
-    _check_depth(depth, 0)
+    depth, pos = _check_depth(depth, 0), _position(pos)
     count = perft_kernels.perft_kernel(*_game_signatures())
-    moves_buffer = np.empty((max(int(depth), 1), pos.m), np.int64)
+    moves_buffer = np.empty((max(depth, 1), pos.m), np.int64)
     return int(count(to_packed(pos), depth, kernel.legal_moves, kernel.play,
                      moves_buffer))
 
 
 def perft_divide(pos: Position, depth: int) -> dict[int, int]:
     """:func:`perft` split by first move: rulebook bin number -> leaves below it (depth >= 1)."""
-    _check_depth(depth, 1)
+    depth, pos = _check_depth(depth, 1), _position(pos)
     signatures = _game_signatures()
     count = perft_kernels.perft_kernel(*signatures)
     divide = perft_kernels.divide_kernel(*signatures)
-    moves_buffer = np.empty((int(depth), pos.m), np.int64)
+    moves_buffer = np.empty((depth, pos.m), np.int64)
     root_lanes = np.empty(pos.m, np.int64)
     counts = np.empty(pos.m, np.int64)
     n = divide(to_packed(pos), depth, kernel.legal_moves, kernel.play,
@@ -192,10 +206,12 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                          "exact solve (--exact)")
     _check_budgets(max_seconds, max_nodes)
     _check_threads(threads, exact, backend)
-    if depth is not None and not 1 <= depth < 255:
-        raise InputError(f"depth must be 1..254 plies, got {depth}")
-    if seconds is not None and seconds <= 0:
-        raise InputError(f"time must be positive, got {seconds}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
+                              or not 1 <= depth <= MAX_DEPTH):
+        raise InputError(f"depth must be a whole number 1..{MAX_DEPTH} plies, got {depth!r}")
+    depth = None if depth is None else int(depth)
+    seconds = None if seconds is None else check_seconds(seconds)
+    table_mb = None if table_mb is None else check_table_mb(table_mb)
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False),
                                   wanted=exact if tables is None else bool(tables))
     if backend not in (None, *BACKENDS):
@@ -264,6 +280,9 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     from solver.games.mancala.proof import prove_game
     _check_budgets(max_seconds, max_nodes)
     _check_threads(threads, True, None)
+    table_mb = None if table_mb is None else check_table_mb(table_mb)
+    if not isinstance(rules, Rules):
+        raise InputError(f"rules must be MancalaRules, got {rules!r}")
     if scheduler is not None and threads > 1:
         raise InputError("threads (--threads) apply on this machine, not on a cluster")
     if scheduler is not None and max_nodes is not None:

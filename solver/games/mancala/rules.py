@@ -28,6 +28,7 @@ A :class:`Position` carries its capture rule, so ``apply`` needs nothing else.
 """
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass, field, replace
 
@@ -51,6 +52,9 @@ class Rules:
     capture_empty: bool = True
 
     def __post_init__(self):
+        object.__setattr__(self, "pits", _whole(self.pits, "pits per side"))
+        object.__setattr__(self, "stones", _whole(self.stones, "stones per pit"))
+        object.__setattr__(self, "capture_empty", _flag(self.capture_empty, "capture_empty"))
         if not 1 <= self.pits <= MAX_PITS:
             raise InputError(f"pits per side must be 1..{MAX_PITS}, got {self.pits}")
         if self.stones < 1:
@@ -72,6 +76,29 @@ class Position:
     to_move: int
     capture_empty: bool = field(default=True, compare=False)
 
+    def __post_init__(self):
+        # A hand-built position reaches the packed kernels, whose 8-bit counts would overflow
+        # silently: the checks from_text makes, on the fields themselves.
+        if type(self.pits) is not tuple or type(self.stores) is not tuple or \
+                not all(type(n) is int and n >= 0 for n in self.pits + self.stores) or \
+                type(self.to_move) is not int or type(self.capture_empty) is not bool:
+            object.__setattr__(self, "pits", _counts(self.pits, "pits"))
+            object.__setattr__(self, "stores", _counts(self.stores, "stores"))
+            object.__setattr__(self, "to_move", _whole(self.to_move, "to_move"))
+            object.__setattr__(self, "capture_empty", _flag(self.capture_empty, "capture_empty"))
+        m, rest = divmod(len(self.pits), 2)
+        if rest or not 1 <= m <= MAX_PITS:
+            raise InputError(f"a position has 2..{2 * MAX_PITS} pits, the same number a side; "
+                             f"got {len(self.pits)}")
+        if len(self.stores) != 2:
+            raise InputError(f"a position has two stores, got {len(self.stores)}")
+        if self.to_move not in (A, B):
+            raise InputError(f"to_move must be {A} (A) or {B} (B), got {self.to_move}")
+        total = sum(self.pits) + sum(self.stores)
+        if not 1 <= total <= MAX_STONES_TOTAL:
+            raise InputError(f"a position holds 1..{MAX_STONES_TOTAL} stones (they must fit the "
+                             f"packed state), got {total}")
+
     @property
     def m(self) -> int:
         return len(self.pits) // 2
@@ -86,8 +113,35 @@ class Position:
         return to_text(self)
 
 
+def _whole(value, what: str) -> int:
+    """A whole number (an int or a NumPy integer, not a bool) as an int."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputError(f"{what} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def _counts(values, what: str) -> tuple[int, ...]:
+    """Stone counts: a sequence of whole numbers >= 0, as a tuple of ints."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (tuple, list)):
+        raise InputError(f"{what} must be a tuple of stone counts, got {values!r}")
+    counts = tuple(_whole(n, f"a count of {what}") for n in values)
+    if any(n < 0 for n in counts):
+        raise InputError(f"{what} must not be negative, got {counts}")
+    return counts
+
+
+def _flag(value, what: str) -> bool:
+    """True or False (NumPy's booleans too), as a bool."""
+    if isinstance(value, bool) or (getattr(getattr(value, "dtype", None), "kind", "") == "b"
+                                    and getattr(value, "shape", None) == ()):
+        return bool(value)
+    raise InputError(f"{what} must be True or False, got {value!r}")
+
+
 def new_game(rules: Rules = Rules(), seed: int | None = None) -> Position:
     """The start of Kalah(pits, stones); ``seed`` is ignored (the game has no chance)."""
+    if not isinstance(rules, Rules):
+        raise InputError(f"rules must be MancalaRules, got {rules!r}")
     return Position((rules.stones,) * (2 * rules.pits), (0, 0), A, rules.capture_empty)
 
 
@@ -129,6 +183,8 @@ def score(pos: Position) -> int:
 def result(pos: Position) -> tuple[float, float]:
     """Per side (A, B) of a finished game: 1 for the larger final store, 0 for the smaller, a half
     each for a draw."""
+    if not is_over(pos):
+        raise InputError(f"the game is not over in {to_text(pos)}: it has no result yet")
     a, b = final_stores(pos)
     return (1.0, 0.0) if a > b else (0.0, 1.0) if b > a else (0.5, 0.5)
 
@@ -201,9 +257,8 @@ def from_text(text: str, rules: Rules | None = None) -> Position:
         raise InputError(f"position has {m} bins per side, but the rules say {rules.pits}")
     if not 1 <= m <= MAX_PITS:
         raise InputError(f"position has {m} bins per side; 1..{MAX_PITS} are supported")
-    pos = Position(tuple(sides[0] + sides[1]), (int(match.group(2)), int(match.group(3))),
-                   SIDE_NAMES.index(match.group(4)), True if rules is None else rules.capture_empty)
-    total = pos.stones()
+    pits, stores = tuple(sides[0] + sides[1]), (int(match.group(2)), int(match.group(3)))
+    total = sum(pits) + sum(stores)
     if total > MAX_STONES_TOTAL:
         raise InputError(f"position holds {total} stones; at most {MAX_STONES_TOTAL} fit the "
                          f"packed state")
@@ -212,7 +267,8 @@ def from_text(text: str, rules: Rules | None = None) -> Position:
     if rules is not None and total != 2 * rules.pits * rules.stones:
         raise InputError(f"position holds {total} stones, but Kalah({rules.pits},{rules.stones}) "
                          f"has {2 * rules.pits * rules.stones}")
-    return pos
+    return Position(pits, stores, SIDE_NAMES.index(match.group(4)),
+                    True if rules is None else rules.capture_empty)
 
 
 def _shown(text: str, limit: int = 60) -> str:
@@ -291,6 +347,8 @@ def position_and_rules(position: Position | str | None = None, pits: int | None 
         rules = Rules(6 if pits is None else pits, 4 if stones is None else stones,
                       True if capture_empty is None else capture_empty)
         return new_game(rules), rules
+    if not isinstance(position, (str, Position)):
+        raise InputError(f"a position must be a MancalaPosition or its text, got {position!r}")
     pos = from_text(position) if isinstance(position, str) else position
     if capture_empty is None:
         capture_empty = pos.capture_empty
