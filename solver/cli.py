@@ -14,8 +14,8 @@ import sys
 
 from solver import games as registry
 from solver.errors import GameAbandoned, InputError
-from solver.options import (COUNT_MAX, SEED_MAX, TABLE_MB_MAX, Option, add_options, count,
-                            scheduler, seconds, seed, values, whole)
+from solver.options import (COUNT_MAX, SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option, add_options,
+                            count, scheduler, seconds, seed, values, whole)
 from tables.errors import TableError
 from tables.index import MAX_LEVEL
 
@@ -75,7 +75,7 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     bench.add_argument("games", nargs="*", metavar="GAME", help="games to run (default: all)")
     bench.add_argument("--depth", type=whole(1, 64, "the depth"), metavar="D",
                        help="search depth (default: each search's own)")
-    bench.add_argument("--threads", type=whole(1, 256, "threads"), default=1, metavar="T",
+    bench.add_argument("--threads", type=whole(1, THREADS_MAX, "threads"), default=1, metavar="T",
                        help="threads (default 1)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--plot", metavar="FILE.png", help="also draw nodes/second per position "
@@ -301,7 +301,7 @@ def _solve_command(commands):
                          "the table folder)")
     mancala.add_argument("--checkpoint", metavar="FILE", help="keep every bound proven in "
                          "FILE; a rerun with the same FILE goes on from them")
-    mancala.add_argument("--threads", type=whole(1, 256, "threads"), default=1, metavar="T",
+    mancala.add_argument("--threads", type=whole(1, THREADS_MAX, "threads"), default=1, metavar="T",
                          help="threads sharing the table (default 1)")
     mancala.add_argument("--json", action="store_true", help="print one JSON object")
     mancala.set_defaults(run=_solve_mancala)
@@ -368,7 +368,7 @@ def _tables_commands(commands):
                        metavar="N",
                        help="stones in the pits of the largest level")
     build.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
-    build.add_argument("--workers", type=whole(1, 256, "--workers"), metavar="K",
+    build.add_argument("--workers", type=whole(1, THREADS_MAX, "--workers"), metavar="K",
                        help="threads (default: all cores)")
     build.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
                        help="run the build on this Dask cluster (workers share --dir)")

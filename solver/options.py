@@ -18,6 +18,7 @@ SEED_MAX = 2**32 - 1          # every kernel takes a seed in 0..2^32-1 (mixed in
 SECONDS_MAX = 7 * 24 * 3600.0  # a week: anything longer is a typo, and inf would never stop
 COUNT_MAX = 10**12
 TABLE_MB_MAX = 65536          # a transposition table of at most 64 GiB
+THREADS_MAX = 256
 
 
 def seconds(text: str) -> float:
@@ -171,6 +172,6 @@ def values(args, options) -> dict:
 # Options several games declare alike.
 PLAYERS = Option("--players", whole(2, 4, "players"), "2, 3 or 4 (default 2)", default=2,
                  metavar="N")
-THREADS = Option("--threads", whole(1, 256, "threads"), "threads (default 1)", default=1,
+THREADS = Option("--threads", whole(1, THREADS_MAX, "threads"), "threads (default 1)", default=1,
                  metavar="T")
 SEED = Option("--seed", seed, "random seed (default 0)", default=0)

@@ -21,8 +21,9 @@ import pytest
 
 from kernels import funkel_playout as playout
 from solver.errors import InputError
-from solver.games.funkel.api import (action_code, action_of, estimate_game, estimate_moves, packed,
-                           packed_view, reference_of)
+from solver.games.funkel.api import (action_code, action_of, chance_mcts_moves, estimate_game,
+                                     estimate_moves, mcts_moves, packed, packed_view,
+                                     reference_of)
 from solver.search.estimate import FIRST_BATCH, estimate
 from solver.games.funkel import (
     COMMON, GEM_LETTERS, LAYOUTS, Cart, Place, Push, Rules, apply, from_json, is_over,
@@ -336,8 +337,37 @@ def test_a_single_move_is_estimated_by_one_batch():
 def test_a_view_whose_pool_does_not_fill_its_places_is_refused():
     view = public_view(endgame())
     hidden_more = replace(view, shafts=(replace(view.shafts[0], height=1),) + view.shafts[1:])
-    with pytest.raises(InputError, match="unseen"):
+    with pytest.raises(InputError, match=r"unseen|shafts\[0\]"):   # the reader's check, or view_of's
         estimate_moves(hidden_more)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda s: replace(s, cells=s.cells[:3]), "field 'cells': must have 16 entries"),
+    (lambda s: replace(s, hands=(3,)), "field 'hands': must have 4 entries"),
+    (lambda s: replace(s, hands=(200,) + s.hands[1:]), r"field 'hands\[0\]'"),
+    (lambda s: replace(s, to_move=7), "field 'to_move'"),
+])
+def test_a_hand_built_state_gets_the_readers_checks(change, message):
+    """The kernels trust the packed state: a field out of range used to hang a search."""
+    with pytest.raises(InputError, match=message):
+        estimate_moves(change(new_game(Rules(2), seed=1)), samples=20)
+
+
+@pytest.mark.parametrize("search, options, message", [
+    (estimate_moves, dict(seconds=math.inf), "a time must be a finite number of seconds"),
+    (mcts_moves, dict(seconds=1e30), "a time must be a finite number of seconds"),
+    (chance_mcts_moves, dict(seconds=math.nan), "a time must be a finite number of seconds"),
+    (estimate_moves, dict(samples=10**30), "samples must be a whole number 1..10"),
+    (mcts_moves, dict(simulations=20, threads=10**6), "threads must be a whole number 1..256"),
+    (mcts_moves, dict(simulations=10, deals=10**9), "deals must be a whole number 1..1000000"),
+    (mcts_moves, dict(simulations=10, seed=2**62), "seed must be a whole number 0..4294967295"),
+    (chance_mcts_moves, dict(simulations=30, c=math.nan), "c must be a finite number > 0"),
+    (chance_mcts_moves, dict(simulations=30, c=0), "c must be a finite number > 0"),
+    (chance_mcts_moves, dict(simulations=30, bias=-1), "bias must be a finite number >= 0"),
+])
+def test_a_search_budget_or_constant_that_cannot_work_is_refused(search, options, message):
+    with pytest.raises(InputError, match=message):
+        search(new_game(Rules(2), seed=1), **options)
 
 
 def test_estimates_are_reproducible_for_a_seed_whatever_the_threads():

@@ -53,7 +53,7 @@ from solver.games.funkel import (
     State,
 )
 from solver.games.funkel.codec import check_seat, read_position, view_of  # noqa: F401  (API)
-from solver.options import check_players
+from solver.options import COUNT_MAX, SEED_MAX, THREADS_MAX, check_players, check_seconds
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
 
@@ -256,21 +256,34 @@ def estimate_moves(position: str | State | PublicView, seat: int | None = None,
 def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, threads,
                             seed) -> None:
     check_seat(view, seat, "estimated")
-    if samples is not None and (not _whole(samples) or samples < 1):
-        raise InputError(f"samples must be a whole number >= 1, got {samples!r}")
-    if seconds is not None and (not isinstance(seconds, (int, float, np.number))
-                                or isinstance(seconds, bool) or not seconds > 0):
-        raise InputError(f"seconds must be positive, got {seconds!r}")
+    if samples is not None and not _whole(samples, 1, COUNT_MAX):
+        raise InputError(f"samples must be a whole number 1..{COUNT_MAX}, got {samples!r}")
+    if seconds is not None:
+        check_seconds(float(seconds) if isinstance(seconds, np.floating) else seconds)
     if rollout not in ROLLOUTS:
         raise InputError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
-    if not _whole(threads) or threads < 1:
-        raise InputError(f"threads must be a whole number >= 1, got {threads!r}")
-    if not _whole(seed) or seed < 0:
-        raise InputError(f"seed must be a whole number >= 0, got {seed!r}")
+    if not _whole(threads, 1, THREADS_MAX):
+        raise InputError(f"threads must be a whole number 1..{THREADS_MAX}, got {threads!r}")
+    if not _whole(seed, 0, SEED_MAX):
+        raise InputError(f"seed must be a whole number 0..{SEED_MAX}, got {seed!r}")
 
 
-def _whole(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+def _whole(value, low: int = 1, high: int = COUNT_MAX) -> bool:
+    """Is ``value`` a whole number (an int or a NumPy integer, not a bool) in low..high?"""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and \
+        low <= value <= high
+
+
+def _check_weights(c, bias, root_bias) -> None:
+    """The chance search's UCT constant (finite, > 0) and prior weights (finite, >= 0)."""
+    for name, value, least in (("c", c, None), ("bias", bias, 0.0), ("root_bias", root_bias, 0.0)):
+        if value is None:
+            continue
+        number = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+        if not number or not math.isfinite(value) or \
+                (value <= 0 if least is None else value < least):
+            raise InputError(f"{name} must be a finite number {'> 0' if least is None else '>= 0'}"
+                             f", got {value!r}")
 
 
 # --- MCTS on the true chance structure ----------------------------------------------------------
@@ -323,6 +336,7 @@ def chance_mcts_moves(position: str | State | PublicView, seat: int | None = Non
         raise InputError("the game is over: there is no move to estimate")
     _check_estimate_options(view, seat, 1 if simulations is None else simulations, seconds,
                             rollout, threads, seed)
+    _check_weights(c, bias, root_bias)
     if simulations is None and seconds is None:
         simulations = DEFAULT_MCTS_SIMULATIONS
     game, start = chance_mcts_game(view.rules.players, rollout), time.perf_counter()
@@ -510,6 +524,7 @@ def mcts_game(players: int, rollout: str = "random"):
 
 DEFAULT_MCTS_SIMULATIONS = 20_000   # per answer without a budget, over all deals
 DEFAULT_MCTS_DEALS = 8              # hidden deals searched, one tree each (determinized MCTS)
+DEALS_MAX = 1_000_000               # each deal grows a tree of its own
 DEFAULT_BOT_SIMULATIONS = 2_000     # per decision of the ``mcts`` bot
 
 
@@ -530,8 +545,8 @@ def mcts_moves(position: str | State | PublicView, seat: int | None = None,
         raise InputError("the game is over: there is no move to estimate")
     _check_estimate_options(view, seat, 1 if simulations is None else simulations, seconds,
                             rollout, threads, seed)
-    if not _whole(deals) or deals < 1:
-        raise InputError(f"deals must be a whole number >= 1, got {deals!r}")
+    if not _whole(deals, 1, DEALS_MAX):
+        raise InputError(f"deals must be a whole number 1..{DEALS_MAX}, got {deals!r}")
     if simulations is None and seconds is None:
         simulations = DEFAULT_MCTS_SIMULATIONS
     game, start = mcts_game(view.rules.players, rollout), time.perf_counter()
@@ -636,8 +651,8 @@ def match(players: int, bots, games: int, seed: int = 0,
     """``games`` games between ``bots`` (one name or callable per seat), seats rotating and each
     deal replayed at every rotation (``solver.match``); win rates with 95% intervals."""
     check_players(players)
-    if not _whole(games) or games < 1:
-        raise InputError(f"games must be a whole number >= 1, got {games!r}")
+    if not _whole(games, 1, COUNT_MAX):
+        raise InputError(f"games must be a whole number 1..{COUNT_MAX}, got {games!r}")
     return matches.run_match(adapter(layout), players, BOTS.seated(bots, players), games, seed,
                              on_game=on_game)
 

@@ -18,7 +18,7 @@ import numpy as np
 from kernels.contract import EXTRA_TURN
 from kernels.mancala_layout import pack_side, pits_per_side, unpack_side
 from solver.errors import InputError
-from solver.options import check_seconds, check_table_mb
+from solver.options import THREADS_MAX, check_seconds, check_table_mb
 from solver.games import mancala as reference
 from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
                                         draw, from_text, is_over, legal_actions, new_game,
@@ -305,8 +305,9 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
 
 
 def _check_threads(threads, exact: bool, backend: str | None) -> None:
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
-        raise InputError(f"threads must be a whole number 1..256, got {threads!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or \
+            not 1 <= threads <= THREADS_MAX:
+        raise InputError(f"threads must be a whole number 1..{THREADS_MAX}, got {threads!r}")
     if threads > 1 and not exact:
         raise InputError("threads (--threads) go with an exact solve (--exact) or --mcts")
     if threads > 1 and backend not in (None, "cython"):
