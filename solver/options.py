@@ -81,9 +81,9 @@ def scheduler(text: str) -> str:
 
 def check_seed(value: Any) -> int:
     """The API's check of a seed given as a Python value."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InputError(f"a seed must be a whole number 0..{SEED_MAX}, got {value!r}")
-    return seed(str(value))
+    return seed(str(int(value)))
 
 
 def check_seconds(value: Any) -> float:

@@ -360,7 +360,7 @@ def test_a_hand_built_state_gets_the_readers_checks(change, message):
     (estimate_moves, dict(samples=10**30), "samples must be a whole number 1..10"),
     (mcts_moves, dict(simulations=20, threads=10**6), "threads must be a whole number 1..256"),
     (mcts_moves, dict(simulations=10, deals=10**9), "deals must be a whole number 1..1000000"),
-    (mcts_moves, dict(simulations=10, seed=2**62), "seed must be a whole number 0..4294967295"),
+    (mcts_moves, dict(simulations=10, seed=2**64), r"seed must be a whole number 0..2\*\*64-1"),
     (chance_mcts_moves, dict(simulations=30, c=math.nan), "c must be a finite number > 0"),
     (chance_mcts_moves, dict(simulations=30, c=0), "c must be a finite number > 0"),
     (chance_mcts_moves, dict(simulations=30, bias=-1), "bias must be a finite number >= 0"),

@@ -167,3 +167,14 @@ def test_funkel_functions_fit_the_mcts_contract():
     found = mcts.search(funkel.mcts_game(3), funkel.packed(state), simulations=2000, seed=1)
     assert funkel.action_of(found.move) in legal_actions(state)
     assert sum(e.visits for e in found.moves.values()) == 2000
+
+
+@pytest.mark.parametrize("games, seed, message", [
+    (10**30, 0, "games must be a whole number 1..1000000000000"),
+    (0, 0, "games must be a whole number 1.."),
+    (1, "x", "a seed must be a whole number 0..4294967295"),
+    (1, -1, "a seed must be 0..4294967295"),
+])
+def test_a_match_that_cannot_be_played_as_asked_is_refused(games, seed, message):
+    with pytest.raises(InputError, match=message):
+        funkel.match(2, ["random", "random"], games, seed=seed)

@@ -9,6 +9,7 @@ import json
 import math
 import random
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -466,3 +467,32 @@ def test_greedy_beats_random():
 def test_search_bots_beat_random(method):
     outcome = T.match(2, [f"{method}:300", "random"], games=10, intro=True, seed=5)
     assert outcome.entrants[0].interval[0] > 0.5
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: T.search_bot("nope"), "unknown method 'nope'"),
+    (lambda: T.search_bot("pimc", iterations=0), "iterations must be a whole number 1.."),
+    (lambda: T.search_bot("pimc", iterations=None), "needs iterations or seconds"),
+    (lambda: T.search_bot("ismcts", seconds=math.inf), "a time must be a finite number"),
+])
+def test_a_search_bot_that_could_not_search_is_refused_when_made(make, message):
+    with pytest.raises(InputError, match=message):
+        make()
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda s: replace(s, hands=[[999] + list(s.hands[0][1:])] + list(s.hands[1:])),
+     "impossible tunhell State"),
+    (lambda s: replace(s, phase=42), "phase is a Phase"),
+    (lambda s: replace(s, to_move=5), "seat 5 is not in a 2-player game"),
+])
+def test_a_hand_built_state_is_checked_before_it_is_searched(change, message):
+    with pytest.raises(InputError, match=message):
+        T.best_action(change(new_game(Rules(2), seed=1)), iterations=20)
+
+
+def test_a_search_budget_that_cannot_end_is_refused():
+    with pytest.raises(InputError, match="a time must be a finite number"):
+        T.best_action(new_game(Rules(2), seed=1), seconds=math.inf)
+    with pytest.raises(InputError, match="iterations must be a whole number 1.."):
+        T.best_action(new_game(Rules(2), seed=1), iterations=10**30)

@@ -53,7 +53,7 @@ from solver.games.funkel import (
     State,
 )
 from solver.games.funkel.codec import check_seat, read_position, view_of  # noqa: F401  (API)
-from solver.options import COUNT_MAX, SEED_MAX, THREADS_MAX, check_players, check_seconds
+from solver.options import COUNT_MAX, THREADS_MAX, check_players, check_seconds
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
 
@@ -264,8 +264,8 @@ def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, t
         raise InputError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
     if not _whole(threads, 1, THREADS_MAX):
         raise InputError(f"threads must be a whole number 1..{THREADS_MAX}, got {threads!r}")
-    if not _whole(seed, 0, SEED_MAX):
-        raise InputError(f"seed must be a whole number 0..{SEED_MAX}, got {seed!r}")
+    if not _whole(seed, 0, SEARCH_SEED_MAX):
+        raise InputError(f"seed must be a whole number 0..2**64-1, got {seed!r}")
 
 
 def _whole(value, low: int = 1, high: int = COUNT_MAX) -> bool:
@@ -525,6 +525,7 @@ def mcts_game(players: int, rollout: str = "random"):
 DEFAULT_MCTS_SIMULATIONS = 20_000   # per answer without a budget, over all deals
 DEFAULT_MCTS_DEALS = 8              # hidden deals searched, one tree each (determinized MCTS)
 DEALS_MAX = 1_000_000               # each deal grows a tree of its own
+SEARCH_SEED_MAX = 2**64 - 1         # a search's seed (a bot draws 63 random bits for each)
 DEFAULT_BOT_SIMULATIONS = 2_000     # per decision of the ``mcts`` bot
 
 
@@ -555,7 +556,7 @@ def mcts_moves(position: str | State | PublicView, seat: int | None = None,
     for deal in range(deals):
         state = playout.sample_hidden(packed_view(view), _random.stream_seed(np.uint64(seed),
                                                                             np.uint64(deal)))
-        found = mcts.search(game, state, threads=threads, seed=seed * deals + deal,
+        found = mcts.search(game, state, threads=threads, seed=(seed * deals + deal) % 2**64,
                             simulations=None if simulations is None else
                             max(1, simulations // deals),
                             seconds=None if seconds is None else seconds / deals)
@@ -651,8 +652,6 @@ def match(players: int, bots, games: int, seed: int = 0,
     """``games`` games between ``bots`` (one name or callable per seat), seats rotating and each
     deal replayed at every rotation (``solver.match``); win rates with 95% intervals."""
     check_players(players)
-    if not _whole(games, 1, COUNT_MAX):
-        raise InputError(f"games must be a whole number 1..{COUNT_MAX}, got {games!r}")
     return matches.run_match(adapter(layout), players, BOTS.seated(bots, players), games, seed,
                              on_game=on_game)
 

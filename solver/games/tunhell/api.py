@@ -38,7 +38,7 @@ from solver.games.tunhell import Action, InfoSet, Move, Phase, Rules, State
 from solver.games.tunhell.cards import name
 from solver.games.tunhell.engine import from_reference, to_action
 from solver.games.tunhell.greedy import greedy_action
-from solver.options import check_players
+from solver.options import COUNT_MAX, THREADS_MAX, check_players, check_seconds
 
 DEFAULT_ITERATIONS = 20_000      # playouts per estimate without a budget: about half a second
 #                                  on one core (2 players; 4 players: about 0.7 s)
@@ -63,8 +63,21 @@ def run_search(method: str, sampler, codes, seat, **budget) -> search.Search:
 def read_position(position: str | InfoSet | State, seat: int | None = None) -> InfoSet:
     """One seat's information set from JSON text, an InfoSet, or a full State (reduced to
     ``seat``'s view; None: the seat to move). ``seat`` must agree with a view's own seat."""
-    if isinstance(position, State):
-        return reference.information_set(position, position.to_move if seat is None else seat)
+    if isinstance(position, State):     # hand-built: the rules' invariants, then the view's
+        if not isinstance(position.phase, Phase):
+            raise InputError(f"a tunhell State's phase is a Phase, got {position.phase!r}")
+        try:
+            reference.check_state(position)
+            position = reference.information_set(position, position.to_move if seat is None
+                                                 else seat)
+        except AssertionError as error:
+            raise InputError(f"an impossible tunhell State: {error}") from None
+        except (AttributeError, IndexError, KeyError, OverflowError, TypeError,
+                ValueError) as error:
+            raise InputError(f"a malformed tunhell State: {type(error).__name__}: {error}") \
+                from None
+        reference.check_info(position)
+        return position
     if isinstance(position, str):
         position = reference.from_json(position)
     if not isinstance(position, InfoSet):
@@ -217,15 +230,19 @@ def _check_search_options(info: InfoSet, method, seconds, iterations, threads, s
                          f"{info.seat}'s view: only the mover's actions are estimated")
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: choose {', '.join(METHODS)}")
-    if seconds is not None and (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
-                                or not seconds > 0):
-        raise InputError(f"seconds must be positive, got {seconds!r}")
-    if iterations is not None and (not _whole(iterations) or iterations < 1):
-        raise InputError(f"iterations must be a whole number >= 1, got {iterations!r}")
-    if not _whole(threads) or threads < 1:
-        raise InputError(f"threads must be a whole number >= 1, got {threads!r}")
+    _check_budget(seconds, iterations)
+    if not _whole(threads) or not 1 <= threads <= THREADS_MAX:
+        raise InputError(f"threads must be a whole number 1..{THREADS_MAX}, got {threads!r}")
     if not _whole(seed) or not 0 <= seed < 1 << 64:
         raise InputError(f"seed must be a whole number in 0..2**64-1, got {seed!r}")
+
+
+def _check_budget(seconds, iterations) -> None:
+    if seconds is not None:
+        check_seconds(seconds)
+    if iterations is not None and (not _whole(iterations) or not 1 <= iterations <= COUNT_MAX):
+        raise InputError(f"iterations must be a whole number 1..{COUNT_MAX}, got "
+                         f"{iterations!r}")
 
 
 def _whole(value) -> bool:
@@ -253,6 +270,12 @@ def search_bot(method: str, iterations: int | None = DEFAULT_BOT_ITERATIONS,
                seconds: float | None = None) -> matches.Bot:
     """A bot playing :func:`best_action`'s recommendation (early stop on separation); a forced
     action is played without searching."""
+    if method not in METHODS:
+        raise InputError(f"unknown method {method!r}: choose {', '.join(METHODS)}")
+    _check_budget(seconds, iterations)
+    if iterations is None and seconds is None:
+        raise InputError("a search bot needs iterations or seconds")
+
     def bot(info: InfoSet, seat: int, rng: random.Random) -> Action:
         seed = rng.getrandbits(63)
         sampler, codes = prepare_search(info, seed)
@@ -408,8 +431,6 @@ def match(players: int, bots, games: int, intro: bool = False, seed: int = 0,
     """``games`` games between ``bots`` (one name or callable per seat), seats rotating and each
     deal replayed at every rotation (``solver.match``); win rates with 95% intervals."""
     check_players(players)
-    if not _whole(games) or games < 1:
-        raise InputError(f"games must be a whole number >= 1, got {games!r}")
     return matches.run_match(adapter(intro, dig_may_stop), players, BOTS.seated(bots, players), games, seed,
                              on_game=on_game)
 
