@@ -108,6 +108,11 @@ def _whole(value, name: str, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+def _pits(pits) -> int:
+    """A board's pits a side, checked as a Family checks it."""
+    return Family(pits).pits
+
+
 def build(max_stones: int, directory=None, family: Family = DEFAULT_FAMILY, workers: int | None = None,
           scheduler: str | None = None, progress=None, memory_mb: int | None = None
           ) -> BuildReport:
@@ -216,6 +221,8 @@ def info(directory=None, rules_version: int = 1, pits: int | None = None) -> Dir
     """What a table directory holds: every table file's header (without reading the bodies),
     of every board or of ``pits`` only."""
     directory = _directory(directory)
+    if pits is not None:
+        pits = _pits(pits)
     if not directory.exists():
         return DirectoryInfo(directory, [], [])
     glob = "mancala*" if pits is None else f"mancala{pits}-*"
@@ -263,6 +270,7 @@ class VerifyReport:
 
 
 EXACT_CHECK_NODES = 200_000  # node budget of the independent search of one sample
+SAMPLE_MAX = 10**12          # the command line's count limit
 
 
 def verify(directory=None, sample: int = 0, seed: int | None = None, rules_version: int = 1,
@@ -271,7 +279,9 @@ def verify(directory=None, sample: int = 0, seed: int | None = None, rules_versi
     ``sample`` random positions of the verified levels and compare: each from its children's
     entries with the build's own step, and, within a node budget, by an independent exact
     search (``kernels.alphabeta``, no tables). A mismatch is in ``VerifyReport.mismatches``."""
-    sample = _whole(sample, "--sample", 0)
+    sample = _whole(sample, "--sample", 0, SAMPLE_MAX)
+    if seed is not None:
+        seed = _whole(seed, "--seed", 0)
     found = info(directory, rules_version, pits)
     if not found.files:
         raise TableError(f"no table files in {found.directory}")
@@ -454,7 +464,7 @@ def load_for_search(directory=None, family: Family = DEFAULT_FAMILY,
     empty board; a probe beyond L returns ``tables.probe.NO_ENTRY``."""
     directory = _directory(directory)
     top = 0
-    limit = MAX_LEVEL if max_level is None else min(int(max_level), MAX_LEVEL)
+    limit = MAX_LEVEL if max_level is None else _whole(max_level, "max_level", 0, MAX_LEVEL)
     while top < limit and (directory / level_filename(top + 1, family)).exists():
         top += 1
     tables = _map(directory, family, top)

@@ -75,6 +75,8 @@ class Family:
             raise TableError(str(error).replace("pits must", "--pits must")) from None
         if isinstance(self.rules_version, bool) or not isinstance(self.rules_version, int):
             raise TableError(f"rules_version must be a whole number, got {self.rules_version!r}")
+        if not isinstance(self.capture_empty, bool):   # 'x' would pass for True, None for False
+            raise TableError(f"capture_empty must be True or False, got {self.capture_empty!r}")
 
     @property
     def prefix(self) -> str:

@@ -175,6 +175,22 @@ def test_a_build_killed_in_the_middle_of_a_level_resumes_to_identical_files(tmp_
 
 # --- info, verify, probe -------------------------------------------------------------------------
 
+@pytest.mark.parametrize("call, message", [
+    (lambda d: api.build(3, d, capture_empty="x", pits=3), "capture_empty must be True or False"),
+    (lambda d: api.probe("1,1,1/1,1,1 0-0 A", d, capture_empty=None),
+     "capture_empty must be True or False"),
+    (lambda d: api.info(d, pits=0), "--pits must be a whole number 1..6"),
+    (lambda d: api.load_for_search(d, pits=3, max_level=-1), "max_level must be a whole number"),
+    (lambda d: api.load_for_search(d, pits=3, max_level=2.5), "max_level must be a whole number"),
+    (lambda d: api.verify(d, sample=3, seed=[1]), "--seed must be a whole number"),
+    (lambda d: api.verify(d, sample=10**30), "--sample must be a whole number 0..10"),
+])
+def test_an_argument_the_tables_cannot_take_is_refused(tmp_path, call, message):
+    """A capture rule of 'x' used to read as True, a max_level of -1 as 'no levels'."""
+    with pytest.raises(TableError, match=message):
+        call(tmp_path)
+
+
 def test_info_lists_every_level_of_both_rules(built):
     found = api.info(built)
     assert found.levels(True) == found.levels(False) == list(range(1, TOP + 1))

@@ -95,9 +95,9 @@ class Position:
         if self.to_move not in (A, B):
             raise InputError(f"to_move must be {A} (A) or {B} (B), got {self.to_move}")
         total = sum(self.pits) + sum(self.stores)
-        if not 1 <= total <= MAX_STONES_TOTAL:
-            raise InputError(f"a position holds 1..{MAX_STONES_TOTAL} stones (they must fit the "
-                             f"packed state), got {total}")
+        if total > MAX_STONES_TOTAL:
+            raise InputError(f"a position holds at most {MAX_STONES_TOTAL} stones (they must fit "
+                             f"the packed state), got {total}")
 
     @property
     def m(self) -> int:
