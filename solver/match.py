@@ -142,6 +142,8 @@ class BotNames:
         self.factories[name] = factory
 
     def named(self, name: str) -> Bot:
+        if not isinstance(name, str):
+            raise InputError(f"a {self.game} bot is named by text such as 'random', got {name!r}")
         kind, *options = name.split(":")
         if kind not in self.factories:
             if kind in ALGORITHMS:

@@ -93,6 +93,17 @@ def check_seconds(value: Any) -> float:
     return seconds(repr(float(value)))
 
 
+def check_deal_seed(value: Any) -> int | None:
+    """The API's check of a new game's seed: None (deal at random) or a whole number
+    0..2**64-1 (wider than SEED_MAX: a deal is seeded by Python's ``random``, not a kernel)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
+            not 0 <= value < 1 << 64:
+        raise InputError(f"a seed must be None or a whole number 0..2**64-1, got {value!r}")
+    return int(value)
+
+
 def check_table_mb(value: Any) -> int:
     """The API's check of a transposition table's size in MB."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \

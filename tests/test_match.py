@@ -2,6 +2,7 @@
 matches through it."""
 import json
 
+import numpy as np
 import pytest
 
 from solver.games.funkel import api as funkel
@@ -178,3 +179,24 @@ def test_funkel_functions_fit_the_mcts_contract():
 def test_a_match_that_cannot_be_played_as_asked_is_refused(games, seed, message):
     with pytest.raises(InputError, match=message):
         funkel.match(2, ["random", "random"], games, seed=seed)
+
+
+def test_a_bot_is_named_by_text():
+    with pytest.raises(InputError, match="a funkel bot is named by text"):
+        funkel.bot_named(None)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: funkel.new_position(players=2.0), "players must be 2, 3 or 4"),
+    (lambda: funkel.new_position(seed=-1), r"a seed must be None or a whole number 0..2\*\*64-1"),
+    (lambda: funkel.new_position(seed=[1]), r"a seed must be None or a whole number 0..2\*\*64-1"),
+    (lambda: funkel.play_game(2, ["random", "random"], seed=[1]), "a seed must be a whole number"),
+])
+def test_a_new_game_refuses_a_seed_or_player_count_it_cannot_deal(call, message):
+    with pytest.raises(InputError, match=message):
+        call()
+
+
+def test_a_new_game_takes_numpy_numbers():
+    assert json.loads(funkel.new_position(players=np.int64(3), seed=np.uint64(5)))["rules"] == \
+        json.loads(funkel.new_position(players=3, seed=5))["rules"]

@@ -53,7 +53,8 @@ from solver.games.funkel import (
     State,
 )
 from solver.games.funkel.codec import check_seat, read_position, view_of  # noqa: F401  (API)
-from solver.options import COUNT_MAX, THREADS_MAX, check_players, check_seconds
+from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
+                            check_seconds, check_seed)
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
 
@@ -140,7 +141,7 @@ def new_position(players: int = 2, layout: str = "pinwheel", seed: int | None = 
                  view: bool = False) -> str:
     """A new game's position as JSON: the full dealt state, or (``view``) only what the players
     see of it. ``seed=None`` deals at random."""
-    state = reference.new_game(Rules(players, layout), seed)
+    state = reference.new_game(Rules(check_players(players), layout), check_deal_seed(seed))
     return reference.to_json(reference.public_view(state) if view else state)
 
 
@@ -631,7 +632,7 @@ Frame = matches.Frame
 def play_game(players: int, bots, seed: int = 0, layout: str = "pinwheel") -> list[Frame]:
     """One game from a ``seed`` deal, ``bots[seat]`` (names or callables) at each seat: every
     position as a frame (JSON, picture, the action that led to it)."""
-    check_players(players)
+    players, seed = check_players(players), check_seed(seed)
     seat_bots = BOTS.seated(bots, players)
     game = adapter(layout)
     start = game.new_game(seed, players)

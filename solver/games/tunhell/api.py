@@ -24,6 +24,7 @@ A bot is shown only its seat's information set.
 """
 from __future__ import annotations
 
+import numbers
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -38,7 +39,8 @@ from solver.games.tunhell import Action, InfoSet, Move, Phase, Rules, State
 from solver.games.tunhell.cards import name
 from solver.games.tunhell.engine import from_reference, to_action
 from solver.games.tunhell.greedy import greedy_action
-from solver.options import COUNT_MAX, THREADS_MAX, check_players, check_seconds
+from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
+                            check_seconds, check_seed)
 
 DEFAULT_ITERATIONS = 20_000      # playouts per estimate without a budget: about half a second
 #                                  on one core (2 players; 4 players: about 0.7 s)
@@ -97,11 +99,13 @@ def new_position(players: int = 2, intro: bool = False, seed: int | None = None,
                  seat: int = 0, dig_may_stop: bool = False) -> str:
     """A new game's position as JSON, seen by ``seat`` (seat 0 moves first). ``seed=None``
     deals at random. ``dig_may_stop``: the rule option "the Digger may stop after any card"."""
-    check_players(players)
+    players, seed = check_players(players), check_deal_seed(seed)
+    if not _whole_number(seat) or not 0 <= seat < players:
+        raise InputError(f"seat must be a whole number 0..{players - 1}, got {seat!r}")
     rules = Rules(players, intro, dig_may_stop)
     dealt = reference.new_game(rules, random.SystemRandom().getrandbits(63) if seed is None
                                else seed)
-    return reference.to_json(reference.information_set(dealt, seat))
+    return reference.to_json(reference.information_set(dealt, int(seat)))
 
 
 # --- best action ---------------------------------------------------------------------------------
@@ -249,6 +253,11 @@ def _whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _whole_number(value) -> bool:
+    """An int or a NumPy integer (not a bool)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 # --- bots ----------------------------------------------------------------------------------------
 
 def legal_actions_of(info: InfoSet, rng: random.Random) -> list[Action]:
@@ -365,7 +374,7 @@ def play_game(players: int, bots, intro: bool = False, seed: int = 0,
               dig_may_stop: bool = False) -> list[TurnRecord]:
     """One game from a ``seed`` deal, ``bots[seat]`` (names or callables) at each seat: every
     decision with the cards it drew, the fights, the loot and the scores."""
-    check_players(players)
+    players, seed = check_players(players), check_seed(seed)
     seat_bots = BOTS.seated(bots, players)
     game = adapter(intro, dig_may_stop)
     records: list[TurnRecord] = []
