@@ -262,3 +262,10 @@ def test_estimates_say_what_they_estimate():
     report = mcts_moves(view, simulations=200, deals=2).to_dict()
     assert report["estimates"] == "search_value"
     assert all("visits" in m and "search_value" in m for m in report["moves"])
+
+
+@pytest.mark.parametrize("max_states", [0, 10**30, 2**28, 2.5, True])
+def test_a_table_budget_beyond_what_memory_holds_is_refused(max_states):
+    """2**28 entries would ask NumPy for 32 GiB before the search started."""
+    with pytest.raises(InputError, match="max_states must be a whole number 1..22,000,000"):
+        exact.solve(tiny(**TINY["2p common cart and choice"]), max_states=max_states)

@@ -31,6 +31,7 @@ from solver.games.funkel import Cart, PublicView, State
 
 MODES = {"best": k.BEST, "random": k.RANDOM}
 DEFAULT_MAX_STATES = 1_400_000     # a 2^21-entry table (256 MB); a few seconds of search
+MAX_STATES_LIMIT = 22_000_000      # a 2^25-entry table (4 GiB): beyond, a search runs for hours
 SIZE_PROBES = 2_000                # random paths behind the size estimate
 UNSEEN = -1                        # the reference's stand-in for a gem nobody has seen
 
@@ -77,8 +78,10 @@ def solve(view: PublicView, policy: str = "best", max_states: int = DEFAULT_MAX_
         raise InputError(f"unknown policy {policy!r}: choose {', '.join(MODES)}")
     if reference.is_over(view):
         raise InputError("the game is over: there is no move to solve")
-    if not isinstance(max_states, int) or max_states < 1:
-        raise InputError(f"max_states must be a whole number >= 1, got {max_states!r}")
+    if isinstance(max_states, bool) or not isinstance(max_states, int) or \
+            not 1 <= max_states <= MAX_STATES_LIMIT:
+        raise InputError(f"max_states must be a whole number 1..{MAX_STATES_LIMIT:,} (a table "
+                         f"of 128 bytes an entry at load 0.7, 4 GiB at most), got {max_states!r}")
     state = packed_view(view)
     players = view.rules.players
     keys, values, stats = _table(max_states)
