@@ -269,3 +269,7 @@ def test_best_move_takes_numpy_numbers_and_refuses_what_is_no_position():
         glue.best_move(5)
     with pytest.raises(InputError, match="rules must be MancalaRules"):
         glue.solve("x")
+    with pytest.raises(InputError, match="rules must be MancalaRules"):
+        glue.best_move("4,4,4/4,4,4 0-0 A", "x")
+    with pytest.raises(InputError, match="rules must be MancalaRules"):
+        glue.from_text("4,4,4/4,4,4 0-0 A", 3)

@@ -240,6 +240,8 @@ def from_text(text: str, rules: Rules | None = None) -> Position:
     and the position takes their capture rule (without: the default, captures from empty pits)."""
     if not isinstance(text, str):
         raise InputError(f"a position must be text, got {type(text).__name__}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise InputError(f"rules must be MancalaRules, got {rules!r}")
     match = _POSITION.match(text)
     if not match:
         raise InputError(f"malformed position {_shown(text)}: expected 'P1,...,Pm/Pm+1,...,P2m "
@@ -367,6 +369,8 @@ def playable_position(position: Position | str | None, rules: Rules | None
                       ) -> tuple[Position, Rules]:
     """The position to search (the start of ``rules`` when None) and its rules; a finished
     game is refused. Without ``rules`` a position keeps the default capture rule."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise InputError(f"rules must be MancalaRules, got {rules!r}")
     if rules is None:
         pos, rules = position_and_rules(position)
     else:
