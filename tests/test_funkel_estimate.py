@@ -461,3 +461,9 @@ def test_mcts_bot_beats_the_random_bot():
     from solver.games.funkel.api import match
     found = match(2, ["mcts:300:4", "random"], games=8, seed=3)
     assert found.entrants[0].win_rate > 0.5
+
+
+@pytest.mark.parametrize("code", [-1, 25, 10**30, 2.0, True])
+def test_an_action_code_outside_the_kernels_range_is_refused(code):
+    with pytest.raises(InputError, match="a funkel action code is a whole number 0..24"):
+        action_of(code)

@@ -112,7 +112,10 @@ def action_code(action: Action) -> int:
 
 
 def action_of(code: int) -> Action:
-    """The reference action of a kernel action."""
+    """The reference action of a kernel action (0..PASS)."""
+    if isinstance(code, bool) or not isinstance(code, (int, np.integer)) or \
+            not 0 <= code <= kernel.PASS:
+        raise InputError(f"a funkel action code is a whole number 0..{kernel.PASS}, got {code!r}")
     code = int(code)
     if code == kernel.PASS:
         return PASS

@@ -356,7 +356,7 @@ def position_and_rules(position: Position | str | None = None, pits: int | None 
         capture_empty = pos.capture_empty
     pos = replace(pos, capture_empty=capture_empty)
     if pits is not None and pits != pos.m:
-        raise InputError(f"position has {pos.m} bins per side, but pits is {pits}")
+        raise InputError(f"position has {pos.m} bins per side, but pits is {pits!r}")
     if stones is not None and pos.stones() != 2 * pos.m * stones:
         raise InputError(f"position holds {pos.stones()} stones, but Kalah({pos.m},{stones}) "
                          f"has {2 * pos.m * stones}")
