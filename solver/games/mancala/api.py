@@ -79,28 +79,19 @@ def _check_depth(depth: int, least: int) -> int:
     return int(depth)
 
 
-def _position(pos: Position | str) -> Position:
-    """A position given as a Position or as its text (the default capture rule)."""
-    if isinstance(pos, str):
-        return from_text(pos)
-    if not isinstance(pos, Position):
-        raise InputError(f"a position must be a MancalaPosition or its text, got {pos!r}")
-    return pos
-
-
-def perft(pos: Position, depth: int) -> int:
+def perft(pos: Position | str, depth: int) -> int:
     """Lines of exactly ``depth`` sowings from ``pos`` (an extra turn is a sowing of its own; a
     finished game is a leaf at its own depth and counts nothing deeper). Depth 0 is 1."""
-    depth, pos = _check_depth(depth, 0), _position(pos)
+    depth, (pos, _) = _check_depth(depth, 0), position_and_rules(pos)
     count = perft_kernels.perft_kernel(*_game_signatures())
     moves_buffer = np.empty((max(depth, 1), pos.m), np.int64)
     return int(count(to_packed(pos), depth, kernel.legal_moves, kernel.play,
                      moves_buffer))
 
 
-def perft_divide(pos: Position, depth: int) -> dict[int, int]:
+def perft_divide(pos: Position | str, depth: int) -> dict[int, int]:
     """:func:`perft` split by first move: rulebook bin number -> leaves below it (depth >= 1)."""
-    depth, pos = _check_depth(depth, 1), _position(pos)
+    depth, (pos, _) = _check_depth(depth, 1), position_and_rules(pos)
     signatures = _game_signatures()
     count = perft_kernels.perft_kernel(*signatures)
     divide = perft_kernels.divide_kernel(*signatures)
