@@ -88,7 +88,7 @@ def check_seed(value: Any) -> int:
 
 def check_seconds(value: Any) -> float:
     """The API's check of a time given as a Python value."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):   # NumPy's numbers too
         raise InputError(f"a time must be a number of seconds, got {value!r}")
     return seconds(repr(float(value)))
 

@@ -263,7 +263,7 @@ def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, t
     if samples is not None and not _whole(samples, 1, COUNT_MAX):
         raise InputError(f"samples must be a whole number 1..{COUNT_MAX}, got {samples!r}")
     if seconds is not None:
-        check_seconds(float(seconds) if isinstance(seconds, np.floating) else seconds)
+        check_seconds(seconds)
     if rollout not in ROLLOUTS:
         raise InputError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
     if not _whole(threads, 1, THREADS_MAX):

@@ -72,10 +72,10 @@ def _game_signatures():
 MAX_DEPTH = 254      # plies: the kernels' depth field is 8 bits, 255 meaning "exact"
 
 
-def _check_depth(depth: int, least: int) -> int:
+def _check_depth(depth: int, least: int, what: str = "perft depth") -> int:
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or \
             not least <= depth <= MAX_DEPTH:
-        raise InputError(f"perft depth must be a whole number {least}..{MAX_DEPTH}, got {depth!r}")
+        raise InputError(f"{what} must be a whole number {least}..{MAX_DEPTH}, got {depth!r}")
     return int(depth)
 
 
@@ -197,10 +197,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
                          "exact solve (--exact)")
     _check_budgets(max_seconds, max_nodes)
     _check_threads(threads, exact, backend)
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
-                              or not 1 <= depth <= MAX_DEPTH):
-        raise InputError(f"depth must be a whole number 1..{MAX_DEPTH} plies, got {depth!r}")
-    depth = None if depth is None else int(depth)
+    depth = None if depth is None else _check_depth(depth, 1, "depth")
     seconds = None if seconds is None else check_seconds(seconds)
     table_mb = None if table_mb is None else check_table_mb(table_mb)
     found_tables = endgame_tables(tables, rules, required=tables not in (None, False),
