@@ -16,14 +16,13 @@ Wilson 95% interval (``solver.stats``).
 """
 from __future__ import annotations
 
-import numbers
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
 
 from solver.errors import GameAbandoned, InputError
-from solver.options import COUNT_MAX, check_seed
+from solver.options import COUNT_MAX, check_seed, check_whole
 from solver.stats import wilson_interval
 
 Bot = Callable[[Any, int, random.Random], Any]
@@ -228,9 +227,7 @@ def run_match(adapter: GameAdapter, players: int, bots: Sequence[tuple[str, Bot]
     ``margin(final_state, seat)``: a seat's final margin, averaged per entrant when given."""
     if len(bots) != players:
         raise ValueError(f"{players} players need {players} bots, got {len(bots)}")
-    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or \
-            not 1 <= games <= COUNT_MAX:
-        raise InputError(f"games must be a whole number 1..{COUNT_MAX}, got {games!r}")
+    games = check_whole(games, 1, COUNT_MAX, "games")
     seed = check_seed(seed)
     entrants = [EntrantScore(name, seat_games=[0] * players,
                              margin_total=None if margin is None else 0.0)

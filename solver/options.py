@@ -79,11 +79,24 @@ def scheduler(text: str) -> str:
         raise OptionValueError(str(error)) from None
 
 
+def is_whole(value: Any) -> bool:
+    """Is ``value`` what the API takes as a whole number: an int or a NumPy integer, not a
+    bool?"""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_whole(value: Any, low: int, high: float, what: str, span: str | None = None) -> int:
+    """The API's check of a whole number in low..high, returned as a Python int (so a NumPy
+    integer goes on as an int). ``span``: how the message writes the range, if not low..high."""
+    if not is_whole(value) or not low <= value <= high:
+        raise InputError(f"{what} must be a whole number {span or f'{low}..{high}'}, "
+                         f"got {value!r}")
+    return int(value)
+
+
 def check_seed(value: Any) -> int:
     """The API's check of a seed given as a Python value."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InputError(f"a seed must be a whole number 0..{SEED_MAX}, got {value!r}")
-    return seed(str(int(value)))
+    return check_whole(value, 0, SEED_MAX, "a seed")
 
 
 def check_seconds(value: Any) -> float:
@@ -98,24 +111,19 @@ def check_deal_seed(value: Any) -> int | None:
     0..2**64-1 (wider than SEED_MAX: a deal is seeded by Python's ``random``, not a kernel)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
-            not 0 <= value < 1 << 64:
+    if not is_whole(value) or not 0 <= value < 1 << 64:
         raise InputError(f"a seed must be None or a whole number 0..2**64-1, got {value!r}")
     return int(value)
 
 
 def check_table_mb(value: Any) -> int:
     """The API's check of a transposition table's size in MB."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
-            not 1 <= value <= TABLE_MB_MAX:
-        raise InputError(f"table_mb must be a whole number 1..{TABLE_MB_MAX}, got {value!r}")
-    return int(value)
+    return check_whole(value, 1, TABLE_MB_MAX, "table_mb")
 
 
 def check_players(value: Any) -> int:
     """The API's check of a player count (every multi-player game seats 2, 3 or 4)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or \
-            value not in (2, 3, 4):
+    if not is_whole(value) or value not in (2, 3, 4):
         raise InputError(f"players must be 2, 3 or 4, got {value!r}")
     return int(value)
 

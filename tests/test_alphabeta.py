@@ -3,6 +3,7 @@
 The value of a position is the final store difference, side to move minus opponent, under
 perfect play, the current stores included.
 """
+import json
 from dataclasses import replace
 from functools import lru_cache
 
@@ -265,6 +266,13 @@ def test_best_move_refuses_a_budget_it_cannot_keep(options, message):
 
 def test_best_move_takes_numpy_numbers_and_refuses_what_is_no_position():
     assert glue.best_move(depth=np.uint8(3)).depth == 3
+    small = "3,3,3/3,3,3 0-0 A"
+    solved = glue.best_move(small, exact=True, threads=np.int64(2), max_nodes=np.uint32(10**6))
+    single = glue.best_move(small, exact=True)
+    assert (solved.value, solved.exact) == (single.value, True)
+    assert json.loads(json.dumps(solved.to_dict()))["value"] == single.value
+    with pytest.raises(InputError, match="max_nodes must be a whole number >= 1, got 0"):
+        glue.best_move(small, exact=True, max_nodes=0)
     with pytest.raises(InputError, match="a position must be a MancalaPosition or its text"):
         glue.best_move(5)
     with pytest.raises(InputError, match="rules must be MancalaRules"):

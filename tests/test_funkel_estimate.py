@@ -467,3 +467,14 @@ def test_mcts_bot_beats_the_random_bot():
 def test_an_action_code_outside_the_kernels_range_is_refused(code):
     with pytest.raises(InputError, match="a funkel action code is a whole number 0..24"):
         action_of(code)
+
+
+def test_numpy_integers_are_taken_as_whole_numbers_and_answer_as_ints():
+    """Budgets, thread counts and seeds from NumPy give the answer Python ints give, JSON-ready."""
+    state = new_game(Rules(2), seed=1)
+    for search, budget in ((estimate_moves, "samples"), (mcts_moves, "simulations")):
+        plain = search(state, **{budget: 60}, threads=1, seed=3).to_dict()
+        numpy = search(state, **{budget: np.int64(60)}, threads=np.int32(1),
+                       seed=np.uint64(3)).to_dict()
+        plain.pop("seconds"), numpy.pop("seconds")
+        assert json.dumps(numpy) == json.dumps(plain)

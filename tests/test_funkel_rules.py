@@ -673,3 +673,21 @@ def test_draw_shows_every_rail():
     picture = draw(new_game(Rules(4), seed=1))
     assert picture.splitlines()[0] == "rail 0: .*   0    .*   C"
     assert len(picture.splitlines()) == 4 + 1 + 4
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(players=2.0), "players must be 2, 3 or 4"),
+    (dict(players=True), "players must be 2, 3 or 4"),
+    (dict(players=2, max_pushes=0), r"max_pushes must be a whole number 1\.\."),
+    (dict(players=2, max_pushes=1.5), r"max_pushes must be a whole number 1\.\."),
+])
+def test_rules_take_only_whole_player_and_push_counts(options, message):
+    with pytest.raises(InputError, match=message):
+        Rules(**options)
+
+
+def test_rules_given_numpy_integers_hold_ints():
+    import numpy as np
+    rules = Rules(np.int64(3), max_pushes=np.int16(50))
+    assert (type(rules.players), type(rules.max_pushes)) == (int, int)
+    assert rules == Rules(3, max_pushes=50)

@@ -174,7 +174,7 @@ def test_funkel_functions_fit_the_mcts_contract():
     (10**30, 0, "games must be a whole number 1..1000000000000"),
     (0, 0, "games must be a whole number 1.."),
     (1, "x", "a seed must be a whole number 0..4294967295"),
-    (1, -1, "a seed must be 0..4294967295"),
+    (1, -1, "a seed must be a whole number 0..4294967295"),
 ])
 def test_a_match_that_cannot_be_played_as_asked_is_refused(games, seed, message):
     with pytest.raises(InputError, match=message):

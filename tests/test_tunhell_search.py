@@ -496,3 +496,14 @@ def test_a_search_budget_that_cannot_end_is_refused():
         T.best_action(new_game(Rules(2), seed=1), seconds=math.inf)
     with pytest.raises(InputError, match="iterations must be a whole number 1.."):
         T.best_action(new_game(Rules(2), seed=1), iterations=10**30)
+
+
+def test_numpy_integers_are_taken_as_whole_numbers_and_answer_as_ints():
+    """A budget, thread count or seed from NumPy is a whole number like any other: the answer is
+    the same as with Python ints, and JSON-ready."""
+    state = new_game(Rules(2), seed=1)
+    plain = T.best_action(state, iterations=40, threads=1, seed=7).to_dict()
+    numpy = T.best_action(state, iterations=np.int64(40), threads=np.int32(1),
+                          seed=np.uint64(7)).to_dict()
+    plain.pop("seconds"), numpy.pop("seconds")
+    assert json.dumps(numpy) == json.dumps(plain)

@@ -54,7 +54,7 @@ from solver.games.funkel import (
 )
 from solver.games.funkel.codec import check_seat, read_position, view_of  # noqa: F401  (API)
 from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
-                            check_seconds, check_seed)
+                            check_seconds, check_seed, check_whole, is_whole)
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
 
@@ -113,8 +113,7 @@ def action_code(action: Action) -> int:
 
 def action_of(code: int) -> Action:
     """The reference action of a kernel action (0..PASS)."""
-    if isinstance(code, bool) or not isinstance(code, (int, np.integer)) or \
-            not 0 <= code <= kernel.PASS:
+    if not is_whole(code) or not 0 <= code <= kernel.PASS:
         raise InputError(f"a funkel action code is a whole number 0..{kernel.PASS}, got {code!r}")
     code = int(code)
     if code == kernel.PASS:
@@ -240,7 +239,8 @@ def estimate_moves(position: str | State | PublicView, seat: int | None = None,
     view = view_of(position)
     if reference.is_over(view):
         raise InputError("the game is over: there is no move to estimate")
-    _check_estimate_options(view, seat, samples, seconds, rollout, threads, seed)
+    samples, threads, seed = _check_estimate_options(view, seat, samples, seconds, rollout,
+                                                     threads, seed)
     if samples is None and seconds is None:
         samples = DEFAULT_SAMPLES
     actions = reference.legal_actions(view)
@@ -258,24 +258,18 @@ def estimate_moves(position: str | State | PublicView, seat: int | None = None,
 
 
 def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, threads,
-                            seed) -> None:
+                            seed, what: str = "samples") -> tuple[int | None, int, int]:
+    """Checks them all; returns ``samples`` (the budget named ``what``; None: none),
+    ``threads`` and ``seed`` as ints."""
     check_seat(view, seat, "estimated")
-    if samples is not None and not _whole(samples, 1, COUNT_MAX):
-        raise InputError(f"samples must be a whole number 1..{COUNT_MAX}, got {samples!r}")
+    if samples is not None:
+        samples = check_whole(samples, 1, COUNT_MAX, what)
     if seconds is not None:
         check_seconds(seconds)
     if rollout not in ROLLOUTS:
         raise InputError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
-    if not _whole(threads, 1, THREADS_MAX):
-        raise InputError(f"threads must be a whole number 1..{THREADS_MAX}, got {threads!r}")
-    if not _whole(seed, 0, SEARCH_SEED_MAX):
-        raise InputError(f"seed must be a whole number 0..2**64-1, got {seed!r}")
-
-
-def _whole(value, low: int = 1, high: int = COUNT_MAX) -> bool:
-    """Is ``value`` a whole number (an int or a NumPy integer, not a bool) in low..high?"""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and \
-        low <= value <= high
+    return (samples, check_whole(threads, 1, THREADS_MAX, "threads"),
+            check_whole(seed, 0, SEARCH_SEED_MAX, "seed", span="0..2**64-1"))
 
 
 def _check_weights(c, bias, root_bias) -> None:
@@ -338,8 +332,8 @@ def chance_mcts_moves(position: str | State | PublicView, seat: int | None = Non
     view = view_of(position)
     if reference.is_over(view):
         raise InputError("the game is over: there is no move to estimate")
-    _check_estimate_options(view, seat, 1 if simulations is None else simulations, seconds,
-                            rollout, threads, seed)
+    simulations, threads, seed = _check_estimate_options(view, seat, simulations, seconds,
+                                                         rollout, threads, seed, "simulations")
     _check_weights(c, bias, root_bias)
     if simulations is None and seconds is None:
         simulations = DEFAULT_MCTS_SIMULATIONS
@@ -548,10 +542,9 @@ def mcts_moves(position: str | State | PublicView, seat: int | None = None,
     view = view_of(position)
     if reference.is_over(view):
         raise InputError("the game is over: there is no move to estimate")
-    _check_estimate_options(view, seat, 1 if simulations is None else simulations, seconds,
-                            rollout, threads, seed)
-    if not _whole(deals, 1, DEALS_MAX):
-        raise InputError(f"deals must be a whole number 1..{DEALS_MAX}, got {deals!r}")
+    simulations, threads, seed = _check_estimate_options(view, seat, simulations, seconds,
+                                                         rollout, threads, seed, "simulations")
+    deals = check_whole(deals, 1, DEALS_MAX, "deals")
     if simulations is None and seconds is None:
         simulations = DEFAULT_MCTS_SIMULATIONS
     game, start = mcts_game(view.rules.players, rollout), time.perf_counter()

@@ -26,6 +26,7 @@ import numpy as np
 
 from kernels import funkel_exact as k
 from solver.errors import InputError
+from solver.options import check_whole
 from solver.games import funkel as reference
 from solver.games.funkel import Cart, PublicView, State
 
@@ -78,10 +79,9 @@ def solve(view: PublicView, policy: str = "best", max_states: int = DEFAULT_MAX_
         raise InputError(f"unknown policy {policy!r}: choose {', '.join(MODES)}")
     if reference.is_over(view):
         raise InputError("the game is over: there is no move to solve")
-    if isinstance(max_states, bool) or not isinstance(max_states, int) or \
-            not 1 <= max_states <= MAX_STATES_LIMIT:
-        raise InputError(f"max_states must be a whole number 1..{MAX_STATES_LIMIT:,} (a table "
-                         f"of 128 bytes an entry at load 0.7, 4 GiB at most), got {max_states!r}")
+    max_states = check_whole(max_states, 1, MAX_STATES_LIMIT, "max_states",
+                             span=f"1..{MAX_STATES_LIMIT:,} (a table of 128 bytes an entry at "
+                                  "load 0.7, 4 GiB at most)")
     state = packed_view(view)
     players = view.rules.players
     keys, values, stats = _table(max_states)

@@ -65,6 +65,7 @@ import random
 from dataclasses import dataclass, replace
 
 from solver.errors import InputError
+from solver.options import check_players, check_whole
 from solver.games import FACTS
 
 INFO = FACTS["funkel"]
@@ -136,14 +137,12 @@ class Rules:
     max_pushes: int = 200
 
     def __post_init__(self):
-        if self.players not in (2, 3, 4):
-            raise InputError(f"players must be 2, 3 or 4, got {self.players!r}")
+        object.__setattr__(self, "players", check_players(self.players))
         if self.layout not in LAYOUTS:
             raise InputError(f"unknown layout {self.layout!r}: choose {', '.join(LAYOUTS)}")
-        if isinstance(self.max_pushes, bool) or not isinstance(self.max_pushes, int) or \
-                not 1 <= self.max_pushes <= MAX_PUSHES_LIMIT:
-            raise InputError(f"max_pushes must be a whole number 1..{MAX_PUSHES_LIMIT} (the "
-                             f"packed state's 16-bit field), got {self.max_pushes!r}")
+        object.__setattr__(self, "max_pushes", check_whole(
+            self.max_pushes, 1, MAX_PUSHES_LIMIT, "max_pushes",
+            span=f"1..{MAX_PUSHES_LIMIT} (the packed state's 16-bit field)"))
 
     @property
     def board(self) -> Layout:

@@ -9,6 +9,7 @@ Mancala) and never imports Numba, so ``solver best mancala --depth 12`` starts i
 a second."""
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +19,7 @@ import numpy as np
 from kernels.contract import EXTRA_TURN
 from kernels.mancala_layout import pack_side, pits_per_side, unpack_side
 from solver.errors import InputError
-from solver.options import THREADS_MAX, check_seconds, check_table_mb
+from solver.options import THREADS_MAX, check_seconds, check_table_mb, check_whole
 from solver.games import mancala as reference
 from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
                                         draw, from_text, is_over, legal_actions, new_game,
@@ -73,10 +74,7 @@ MAX_DEPTH = 254      # plies: the kernels' depth field is 8 bits, 255 meaning "e
 
 
 def _check_depth(depth: int, least: int, what: str = "perft depth") -> int:
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or \
-            not least <= depth <= MAX_DEPTH:
-        raise InputError(f"{what} must be a whole number {least}..{MAX_DEPTH}, got {depth!r}")
-    return int(depth)
+    return check_whole(depth, least, MAX_DEPTH, what)
 
 
 def perft(pos: Position | str, depth: int) -> int:
@@ -195,8 +193,8 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     if not exact and (max_seconds is not None or max_nodes is not None):
         raise InputError("max_seconds and max_nodes (--max-seconds, --max-nodes) go with an "
                          "exact solve (--exact)")
-    _check_budgets(max_seconds, max_nodes)
-    _check_threads(threads, exact, backend)
+    max_nodes = _check_budgets(max_seconds, max_nodes)
+    threads = _check_threads(threads, exact, backend)
     depth = None if depth is None else _check_depth(depth, 1, "depth")
     seconds = None if seconds is None else check_seconds(seconds)
     table_mb = None if table_mb is None else check_table_mb(table_mb)
@@ -266,8 +264,8 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     ``scheduler``, whose workers have their own)."""
     from solver.games.mancala.checkpoint import Checkpoint
     from solver.games.mancala.proof import prove_game
-    _check_budgets(max_seconds, max_nodes)
-    _check_threads(threads, True, None)
+    max_nodes = _check_budgets(max_seconds, max_nodes)
+    threads = _check_threads(threads, True, None)
     table_mb = None if table_mb is None else check_table_mb(table_mb)
     if not isinstance(rules, Rules):
         raise InputError(f"rules must be MancalaRules, got {rules!r}")
@@ -292,22 +290,21 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     return proof
 
 
-def _check_threads(threads, exact: bool, backend: str | None) -> None:
-    if isinstance(threads, bool) or not isinstance(threads, int) or \
-            not 1 <= threads <= THREADS_MAX:
-        raise InputError(f"threads must be a whole number 1..{THREADS_MAX}, got {threads!r}")
+def _check_threads(threads, exact: bool, backend: str | None) -> int:
+    threads = check_whole(threads, 1, THREADS_MAX, "threads")
     if threads > 1 and not exact:
         raise InputError("threads (--threads) go with an exact solve (--exact) or --mcts")
     if threads > 1 and backend not in (None, "cython"):
         raise InputError("threads (--threads) need the cython backend")
+    return threads
 
 
-def _check_budgets(max_seconds, max_nodes) -> None:
+def _check_budgets(max_seconds, max_nodes) -> int | None:
+    """Checks both; returns ``max_nodes`` as an int (or None)."""
     if max_seconds is not None:
         check_seconds(max_seconds)
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-                                  or max_nodes < 1):
-        raise InputError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
+    return None if max_nodes is None else \
+        check_whole(max_nodes, 1, math.inf, "max_nodes", span=">= 1")
 
 
 def _solve_on_cluster(rules: Rules, tables, table_mb: int | None, scheduler: str,

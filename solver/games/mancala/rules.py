@@ -28,11 +28,11 @@ A :class:`Position` carries its capture rule, so ``apply`` needs nothing else.
 """
 from __future__ import annotations
 
-import numbers
 import re
 from dataclasses import dataclass, field, replace
 
 from solver.errors import InputError
+from solver.options import is_whole
 from solver.games import FACTS
 
 INFO = FACTS["mancala"]
@@ -115,7 +115,7 @@ class Position:
 
 def _whole(value, what: str) -> int:
     """A whole number (an int or a NumPy integer, not a bool) as an int."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if not is_whole(value):
         raise InputError(f"{what} must be a whole number, got {value!r}")
     return int(value)
 

@@ -24,7 +24,6 @@ A bot is shown only its seat's information set.
 """
 from __future__ import annotations
 
-import numbers
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ from solver.games.tunhell.cards import name
 from solver.games.tunhell.engine import from_reference, to_action
 from solver.games.tunhell.greedy import greedy_action
 from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
-                            check_seconds, check_seed)
+                            check_seconds, check_seed, check_whole)
 
 DEFAULT_ITERATIONS = 20_000      # playouts per estimate without a budget: about half a second
 #                                  on one core (2 players; 4 players: about 0.7 s)
@@ -100,8 +99,7 @@ def new_position(players: int = 2, intro: bool = False, seed: int | None = None,
     """A new game's position as JSON, seen by ``seat`` (seat 0 moves first). ``seed=None``
     deals at random. ``dig_may_stop``: the rule option "the Digger may stop after any card"."""
     players, seed = check_players(players), check_deal_seed(seed)
-    if not _whole_number(seat) or not 0 <= seat < players:
-        raise InputError(f"seat must be a whole number 0..{players - 1}, got {seat!r}")
+    seat = check_whole(seat, 0, players - 1, "seat")
     rules = Rules(players, intro, dig_may_stop)
     dealt = reference.new_game(rules, random.SystemRandom().getrandbits(63) if seed is None
                                else seed)
@@ -192,7 +190,8 @@ def best_action(position: str | InfoSet | State, seat: int | None = None,
     threads. Reproducible for a fixed seed with an iterations budget (``solver.search.ismcts``).
     Raises InputError for a bad position or option."""
     info = read_position(position, seat)
-    _check_search_options(info, method, seconds, iterations, threads, seed)
+    iterations, threads, seed = _check_search_options(info, method, seconds, iterations,
+                                                      threads, seed)
     if seconds is None and iterations is None:
         iterations = DEFAULT_ITERATIONS
     sampler, codes = prepare_search(info, seed)
@@ -226,7 +225,9 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-def _check_search_options(info: InfoSet, method, seconds, iterations, threads, seed) -> None:
+def _check_search_options(info: InfoSet, method, seconds, iterations, threads,
+                          seed) -> tuple[int | None, int, int]:
+    """Checks them all; returns ``iterations`` (or None), ``threads`` and ``seed`` as ints."""
     if reference.is_over(info):
         raise InputError("the game is over: there is no action to estimate")
     if info.to_move != info.seat:
@@ -234,28 +235,16 @@ def _check_search_options(info: InfoSet, method, seconds, iterations, threads, s
                          f"{info.seat}'s view: only the mover's actions are estimated")
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: choose {', '.join(METHODS)}")
-    _check_budget(seconds, iterations)
-    if not _whole(threads) or not 1 <= threads <= THREADS_MAX:
-        raise InputError(f"threads must be a whole number 1..{THREADS_MAX}, got {threads!r}")
-    if not _whole(seed) or not 0 <= seed < 1 << 64:
-        raise InputError(f"seed must be a whole number in 0..2**64-1, got {seed!r}")
+    return (_check_budget(seconds, iterations),
+            check_whole(threads, 1, THREADS_MAX, "threads"),
+            check_whole(seed, 0, (1 << 64) - 1, "seed", span="0..2**64-1"))
 
 
-def _check_budget(seconds, iterations) -> None:
+def _check_budget(seconds, iterations) -> int | None:
+    """Checks both; returns ``iterations`` as an int (or None)."""
     if seconds is not None:
         check_seconds(seconds)
-    if iterations is not None and (not _whole(iterations) or not 1 <= iterations <= COUNT_MAX):
-        raise InputError(f"iterations must be a whole number 1..{COUNT_MAX}, got "
-                         f"{iterations!r}")
-
-
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _whole_number(value) -> bool:
-    """An int or a NumPy integer (not a bool)."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return None if iterations is None else check_whole(iterations, 1, COUNT_MAX, "iterations")
 
 
 # --- bots ----------------------------------------------------------------------------------------
@@ -281,7 +270,7 @@ def search_bot(method: str, iterations: int | None = DEFAULT_BOT_ITERATIONS,
     action is played without searching."""
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: choose {', '.join(METHODS)}")
-    _check_budget(seconds, iterations)
+    iterations = _check_budget(seconds, iterations)
     if iterations is None and seconds is None:
         raise InputError("a search bot needs iterations or seconds")
 
