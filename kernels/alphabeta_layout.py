@@ -6,10 +6,9 @@ against this module when it is imported) and the driver (``solver/search/alphabe
 the depth and value conventions, the stats slots, the workspace and transposition-table
 layouts (drawn in ``kernels/alphabeta.py``) and the helpers that allocate them.
 """
-import mmap
-
 import numpy as np
 
+from kernels._memory import huge_page_memory, populate_in_background
 from kernels.contract import EXPANSION_WIDTH, MAX_MOVES
 
 EXACT = 255                 # depth meaning: search to the end of the game
@@ -62,6 +61,7 @@ BUCKET = EXPANSION_WIDTH
 WORK_SHAPE = (MAX_PLY + 1, EXPANSION_WIDTH + MAX_MOVES)
 
 HUGE_TABLE_BYTES = 4 << 20     # new_table(): from this size, ask for huge pages
+POPULATED_TABLE_BYTES = 64 << 20   # and from this size, fault them in on another thread
 
 # prove(): the move of a finished game, and of a proof the node limit stopped
 NO_MOVE = -1
@@ -84,17 +84,18 @@ def new_table(megabytes):
     """An empty transposition table of about ``megabytes`` (a power-of-two entry count).
 
     Tables of 4 MB and more are anonymous memory the kernel is asked to back with huge pages
-    (``MADV_HUGEPAGE``; a no-op where the system has none): a search touches its whole table,
-    and faulting it in 4 KB pages cost about 2 s a GB here, in 2 MB pages 0.2 s."""
+    (``kernels._memory``): a search touches its whole table, and faulting it in 4 KB pages cost
+    about 2 s a GB on one machine, in 2 MB pages 0.2 s. Tables of 64 MB and more are faulted in
+    on a helper thread while the search starts (``populate_in_background``): where first
+    touches are dear (2.3 s a GiB in huge pages on another machine) the search no longer waits
+    for most of them."""
     entries = 2
     while entries * 2 * 32 <= megabytes * (1 << 20):
         entries *= 2
     size = entries * 32
-    if size < HUGE_TABLE_BYTES or not hasattr(mmap, "MADV_HUGEPAGE"):
+    if size < HUGE_TABLE_BYTES:
         return np.zeros((entries, 4), np.uint64)
-    memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    try:
-        memory.madvise(mmap.MADV_HUGEPAGE)
-    except OSError:                 # no transparent huge pages here: 4 KB pages, as np.zeros
-        pass
+    memory = huge_page_memory(size)
+    if size >= POPULATED_TABLE_BYTES:
+        populate_in_background(memory)
     return np.frombuffer(memory, np.uint64).reshape(entries, 4)   # zeroed, as mmap gives it

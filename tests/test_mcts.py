@@ -129,6 +129,19 @@ def test_the_same_seed_and_thread_count_give_the_same_answer(threads):
     assert other_seed.moves != runs[0].moves
 
 
+def test_a_search_on_memory_a_larger_search_left_gives_the_answer_of_fresh_memory():
+    """Searches keep their trees' memory for the next one (zeroed): reusing it changes nothing."""
+    mcts.release_memory()
+    fresh = [mcts_best_move(simulations=20_000, seed=3, threads=t) for t in (1, 2)]
+    assert mcts._kept and not any(raw.any() for raw in mcts._kept)   # kept, and zero again
+    mcts_best_move("2,9,0,5,3,1/1,0,7,2,6,4 3-5 B", simulations=60_000, seed=1, threads=2)
+    again = [mcts_best_move(simulations=20_000, seed=3, threads=t) for t in (1, 2)]
+    assert [(r.move, r.moves, r.nodes, r.max_depth) for r in again] == \
+        [(r.move, r.moves, r.nodes, r.max_depth) for r in fresh]
+    mcts.release_memory()
+    assert not mcts._kept
+
+
 def test_threads_split_the_simulations_and_sum_the_root_statistics():
     found = mcts_best_move(simulations=30_001, seed=5, threads=2)
     assert found.simulations == 30_001

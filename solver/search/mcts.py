@@ -112,12 +112,13 @@ class Tree:
         # stay within the TLB's reach. Zeros, not empty: freshly mapped pages cost the same,
         # and unused cells stay defined. Without progressive bias the priors are one row the
         # kernel never reads.
-        block = _Block([((capacity, k.record_width(width)), np.int32),
-                        ((capacity, k.values_width(width)), np.float64),
-                        ((capacity, width), np.int32), ((capacity, 2), np.float64),
-                        ((capacity, words), np.uint64),
-                        ((capacity if priors else 1, k.values_width(width)), np.float64)])
-        self.record, self.values, self.moves, self.proven, self.states, self.priors = block.parts
+        self.block = _Block([((capacity, k.record_width(width)), np.int32),
+                             ((capacity, k.values_width(width)), np.float64),
+                             ((capacity, width), np.int32), ((capacity, 2), np.float64),
+                             ((capacity, words), np.uint64),
+                             ((capacity if priors else 1, k.values_width(width)), np.float64)])
+        self.record, self.values, self.moves, self.proven, self.states, self.priors = \
+            self.block.parts
         self.root_scores = np.zeros(width, np.float64)
         self.meta = np.zeros(k.META_SIZE, np.int64)
         self.meta[k.RNG:k.RNG + 1] = np.array([seed], np.uint64).view(np.int64)
@@ -143,17 +144,70 @@ class Tree:
 
 class _Block:
     """Zeroed C-contiguous 2-D arrays of the given (shape, dtype) carved from one allocation,
-    each starting on a 64-byte cache line (so rows of a multiple of 64 bytes are lines)."""
+    each starting on a 64-byte cache line (so rows of a multiple of 64 bytes are lines). The
+    allocation is one a finished search kept (:func:`_keep_blocks`) when one is large enough."""
 
     def __init__(self, specs):
         offsets, end = [], 0
         for shape, dtype in specs:
             offsets.append(end)
             end += -(-shape[0] * shape[1] * np.dtype(dtype).itemsize // 64) * 64
-        raw = np.zeros(end + 64, np.uint8)
-        start = -raw.ctypes.data % 64
-        self.parts = [raw[start + at:start + at + shape[0] * shape[1] * np.dtype(dtype).itemsize]
-                      .view(dtype).reshape(shape) for at, (shape, dtype) in zip(offsets, specs)]
+        self.raw = _zeroed_bytes(end + 64)
+        start = -self.raw.ctypes.data % 64
+        self.parts = [self.raw[start + at:start + at + shape[0] * shape[1] *
+                               np.dtype(dtype).itemsize].view(dtype).reshape(shape)
+                      for at, (shape, dtype) in zip(offsets, specs)]
+
+    def clear(self, rows: int) -> None:
+        """Zero the first ``rows`` rows of every part (a search writes no row past its nodes),
+        so that the whole block is zero again."""
+        for part in self.parts:
+            part[:rows] = 0
+
+
+# A tree's memory outlives its search, for the next one. A large tree's block is its own mapping
+# of fresh pages, and the first touch of fresh memory can cost more than the search's own work
+# in a big tree: on the 2-core virtual machine of 4 Dec 2026, which gives freed memory back to
+# its host, 0.25-0.3 s of page faults in a 2 M-simulation search (2.5 s) that followed a pause
+# (benches/README.md, "Twelfth session"). OpenSpiel's allocator keeps its freed nodes in its
+# heap, as small blocks are kept by ours; this keeps the large ones too: the blocks of the last
+# search that finished, at most KEPT_BYTES_MAX together (release_memory() lets them go).
+KEPT_BYTES_MAX = DEFAULT_MEMORY_MB << 20
+_kept: list[np.ndarray] = []
+_kept_lock = threading.Lock()
+
+
+def _zeroed_bytes(size: int) -> np.ndarray:
+    """``size`` zeroed bytes: the smallest kept block that is large enough, else new ones."""
+    with _kept_lock:
+        fitting = [i for i, raw in enumerate(_kept) if raw.size >= size]
+        if fitting:
+            return _kept.pop(min(fitting, key=lambda i: _kept[i].size))[:size]
+    return np.zeros(size, np.uint8)
+
+
+def _keep_blocks(trees: list[Tree]) -> None:
+    """Zero the finished trees' used rows and keep their blocks for the next search, in place of
+    the blocks kept before (within KEPT_BYTES_MAX)."""
+    blocks = []
+    for tree in trees:
+        tree.block.clear(int(tree.meta[k.NODES]))
+        raw = tree.block.raw.base if tree.block.raw.base is not None else tree.block.raw
+        blocks.append(raw)
+    blocks.sort(key=lambda r: r.size, reverse=True)
+    kept, total = [], 0
+    for raw in blocks:
+        if total + raw.size <= KEPT_BYTES_MAX:
+            kept.append(raw)
+            total += raw.size
+    with _kept_lock:
+        _kept[:] = kept
+
+
+def release_memory() -> None:
+    """Let go of the memory kept from the last search (it is kept for the next one)."""
+    with _kept_lock:
+        _kept.clear()
 
 
 def tree_capacity(game: MctsGame, state, threads: int, simulations: int | None,
@@ -181,7 +235,9 @@ def search(game: MctsGame, state, *, simulations: int | None = None,
     trees, elapsed = grow_trees(game, state, simulations=simulations, seconds=seconds,
                                 threads=threads, seed=seed, c=c, solver=solver,
                                 memory_mb=memory_mb, bias=bias, root_bias=root_bias)
-    return replace(summarize(trees, elapsed), seed=seed, c=c, bias=bias, root_bias=root_bias)
+    found = summarize(trees, elapsed)
+    _keep_blocks(trees)
+    return replace(found, seed=seed, c=c, bias=bias, root_bias=root_bias)
 
 
 def grow_trees(game: MctsGame, state, *, simulations: int | None = None,
