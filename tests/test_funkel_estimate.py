@@ -21,6 +21,7 @@ import pytest
 
 from kernels import funkel_playout as playout
 from solver.errors import InputError
+from solver.games.funkel import api as funkel_api
 from solver.games.funkel.api import (action_code, action_of, chance_mcts_moves, estimate_game,
                                      estimate_moves, mcts_moves, packed, packed_view,
                                      reference_of)
@@ -478,3 +479,9 @@ def test_numpy_integers_are_taken_as_whole_numbers_and_answer_as_ints():
                        seed=np.uint64(3)).to_dict()
         plain.pop("seconds"), numpy.pop("seconds")
         assert json.dumps(numpy) == json.dumps(plain)
+
+
+@pytest.mark.parametrize("helper", [funkel_api.packed, funkel_api.packed_view])
+def test_the_packing_helpers_refuse_what_is_no_position(helper):
+    with pytest.raises(InputError, match=r"takes a funkel (State|PublicView), got NoneType"):
+        helper(None)

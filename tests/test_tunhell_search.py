@@ -507,3 +507,8 @@ def test_numpy_integers_are_taken_as_whole_numbers_and_answer_as_ints():
                           seed=np.uint64(7)).to_dict()
     plain.pop("seconds"), numpy.pop("seconds")
     assert json.dumps(numpy) == json.dumps(plain)
+
+
+def test_prepare_search_refuses_what_is_no_information_set():
+    with pytest.raises(InputError, match="takes a tunhell InfoSet, got NoneType"):
+        T.prepare_search(None)

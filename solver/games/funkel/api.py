@@ -67,6 +67,8 @@ DEFAULT_BOT_SAMPLES = 200        # rounds per decision of the ``mc`` bot
 
 def packed(state: State) -> tuple:
     """The kernel's packed words of a full reference state."""
+    if not isinstance(state, State):
+        raise InputError(f"packed() takes a funkel State, got {type(state).__name__}")
     rules = state.rules
     return kernel.pack(players=rules.players, layout=rules.layout,
                        cells=[None if c is None else (c.kind, c.gem, c.seen) for c in state.cells],
@@ -88,6 +90,8 @@ def reference_of(words) -> State:
 def packed_view(view: PublicView) -> tuple:
     """The packed words of a public view: every unseen gem is the mark ``playout.UNSEEN``
     (module docstring of ``kernels.funkel_playout``)."""
+    if not isinstance(view, PublicView):
+        raise InputError(f"packed_view() takes a funkel PublicView, got {type(view).__name__}")
     unseen = playout.UNSEEN
     cells = [None if c is None else
              (c.kind, None if not c.loaded else unseen if c.gem is None else c.gem,

@@ -208,6 +208,8 @@ def best_action(position: str | InfoSet | State, seat: int | None = None,
 def prepare_search(info: InfoSet, seed: int = 0) -> tuple[StateSampler, list[int]]:
     """The C determinizer of ``info`` and the engine codes of its seat's legal actions (the
     reference's order). Any consistent state will do as the sampler's base: one is drawn."""
+    if not isinstance(info, InfoSet):
+        raise InputError(f"prepare_search() takes a tunhell InfoSet, got {type(info).__name__}")
     anchor = from_reference(reference.sample_state(info, random.Random(seed)))
     return StateSampler(anchor, info.seat), anchor.legal_actions()
 
