@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from solver.errors import InputError
 
+SEARCH_SEED_MAX = 2**64 - 1   # a Funkel or Tunhell search's seed (check_search_seed)
 SEED_MAX = 2**32 - 1          # every kernel takes a seed in 0..2^32-1 (mixed into 64-bit streams)
 SECONDS_MAX = 7 * 24 * 3600.0  # a week: anything longer is a typo, and inf would never stop
 COUNT_MAX = 10**12
@@ -97,6 +98,12 @@ def check_whole(value: Any, low: int, high: float, what: str, span: str | None =
 def check_seed(value: Any) -> int:
     """The API's check of a seed given as a Python value."""
     return check_whole(value, 0, SEED_MAX, "a seed")
+
+
+def check_search_seed(value: Any) -> int:
+    """The API's check of a Funkel or Tunhell search's seed: 0..2**64-1 (wider than SEED_MAX:
+    a bot draws 63 random bits for each decision)."""
+    return check_whole(value, 0, SEARCH_SEED_MAX, "seed", span="0..2**64-1")
 
 
 def check_seconds(value: Any) -> float:

@@ -152,7 +152,7 @@ class _Block:
         for shape, dtype in specs:
             offsets.append(end)
             end += -(-shape[0] * shape[1] * np.dtype(dtype).itemsize // 64) * 64
-        self.raw = _zeroed_bytes(end + 64)
+        self.raw = _zeroed_bytes(end + 64)     # its whole allocation, perhaps longer
         start = -self.raw.ctypes.data % 64
         self.parts = [self.raw[start + at:start + at + shape[0] * shape[1] *
                                np.dtype(dtype).itemsize].view(dtype).reshape(shape)
@@ -177,23 +177,21 @@ _kept_lock = threading.Lock()
 
 
 def _zeroed_bytes(size: int) -> np.ndarray:
-    """``size`` zeroed bytes: the smallest kept block that is large enough, else new ones."""
+    """At least ``size`` zeroed bytes: the smallest kept block that is large enough, else new
+    ones."""
     with _kept_lock:
         fitting = [i for i, raw in enumerate(_kept) if raw.size >= size]
         if fitting:
-            return _kept.pop(min(fitting, key=lambda i: _kept[i].size))[:size]
+            return _kept.pop(min(fitting, key=lambda i: _kept[i].size))
     return np.zeros(size, np.uint8)
 
 
 def _keep_blocks(trees: list[Tree]) -> None:
     """Zero the finished trees' used rows and keep their blocks for the next search, in place of
     the blocks kept before (within KEPT_BYTES_MAX)."""
-    blocks = []
     for tree in trees:
         tree.block.clear(int(tree.meta[k.NODES]))
-        raw = tree.block.raw.base if tree.block.raw.base is not None else tree.block.raw
-        blocks.append(raw)
-    blocks.sort(key=lambda r: r.size, reverse=True)
+    blocks = sorted((tree.block.raw for tree in trees), key=lambda r: r.size, reverse=True)
     kept, total = [], 0
     for raw in blocks:
         if total + raw.size <= KEPT_BYTES_MAX:

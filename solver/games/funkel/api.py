@@ -54,7 +54,8 @@ from solver.games.funkel import (
 )
 from solver.games.funkel.codec import check_seat, read_position, view_of  # noqa: F401  (API)
 from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
-                            check_seconds, check_seed, check_whole, is_whole)
+                            check_search_seed, check_seconds, check_seed, check_whole,
+                            is_whole)
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
 
@@ -273,7 +274,7 @@ def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, t
     if rollout not in ROLLOUTS:
         raise InputError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
     return (samples, check_whole(threads, 1, THREADS_MAX, "threads"),
-            check_whole(seed, 0, SEARCH_SEED_MAX, "seed", span="0..2**64-1"))
+            check_search_seed(seed))
 
 
 def _check_weights(c, bias, root_bias) -> None:
@@ -527,7 +528,6 @@ def mcts_game(players: int, rollout: str = "random"):
 DEFAULT_MCTS_SIMULATIONS = 20_000   # per answer without a budget, over all deals
 DEFAULT_MCTS_DEALS = 8              # hidden deals searched, one tree each (determinized MCTS)
 DEALS_MAX = 1_000_000               # each deal grows a tree of its own
-SEARCH_SEED_MAX = 2**64 - 1         # a search's seed (a bot draws 63 random bits for each)
 DEFAULT_BOT_SIMULATIONS = 2_000     # per decision of the ``mcts`` bot
 
 

@@ -39,7 +39,7 @@ from solver.games.tunhell.cards import name
 from solver.games.tunhell.engine import from_reference, to_action
 from solver.games.tunhell.greedy import greedy_action
 from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
-                            check_seconds, check_seed, check_whole)
+                            check_search_seed, check_seconds, check_seed, check_whole)
 
 DEFAULT_ITERATIONS = 20_000      # playouts per estimate without a budget: about half a second
 #                                  on one core (2 players; 4 players: about 0.7 s)
@@ -103,7 +103,7 @@ def new_position(players: int = 2, intro: bool = False, seed: int | None = None,
     rules = Rules(players, intro, dig_may_stop)
     dealt = reference.new_game(rules, random.SystemRandom().getrandbits(63) if seed is None
                                else seed)
-    return reference.to_json(reference.information_set(dealt, int(seat)))
+    return reference.to_json(reference.information_set(dealt, seat))
 
 
 # --- best action ---------------------------------------------------------------------------------
@@ -239,7 +239,7 @@ def _check_search_options(info: InfoSet, method, seconds, iterations, threads,
         raise InputError(f"unknown method {method!r}: choose {', '.join(METHODS)}")
     return (_check_budget(seconds, iterations),
             check_whole(threads, 1, THREADS_MAX, "threads"),
-            check_whole(seed, 0, (1 << 64) - 1, "seed", span="0..2**64-1"))
+            check_search_seed(seed))
 
 
 def _check_budget(seconds, iterations) -> int | None:
