@@ -53,7 +53,8 @@ turn). The command may hold placeholders, filled in per rule: ``{rules}`` (``cap
 ``--peer plain-c='/path/kalah_ab -m {pits} -n {stones} -r {rules}'``. Its output is read for
 ``value``, ``move`` and ``nodes`` (each word followed by a number, ``value 10``, ``value: 10``,
 ``value=10`` or JSON); the value must equal ours. Pairs are interleaved (theirs, ours, ...).
-``--threads T``: our solve on T threads sharing its table (wall and CPU seconds both printed).
+``--threads T``: our solve on T threads sharing its table, against ``--peer`` and in Irving's
+``solve-tables`` and ``solve`` (his ``kalah-s`` runs on one); wall and CPU seconds both printed.
 Programs that are not there are skipped with a note.
 """
 from __future__ import annotations
@@ -96,7 +97,7 @@ def parse_args(argv):
                         default="capture_empty", help="with --peer and --rust")
     parser.add_argument("--table-mb", type=int, default=1024)
     parser.add_argument("--threads", type=int, default=1,
-                        help="with --peer: our solve's threads (the peer's command sets its own)")
+                        help="our exact solve's threads (with --peer and Irving's solve tasks)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--work", help="scratch folder for the tables (default: a temporary one)")
     parser.add_argument("--json", help="also write every measurement to this file")
@@ -213,7 +214,8 @@ def his_solve(solver: Path, database: Path, table_stones: int, args) -> tuple[Ru
 def our_solve(tables: Path | None, args) -> tuple[Run, dict]:
     where = ["--no-tables"] if tables is None else ["--tables", tables]
     run = Run(our_cli("best", "mancala", "--pits", args.pits, "--stones", args.stones, "--exact",
-                      *where, "--table-mb", args.table_mb, "--json"), cwd=ROOT)
+                      *where, "--table-mb", args.table_mb, "--threads", args.threads, "--json"),
+              cwd=ROOT)
     answer = json.loads(run.stdout)
     return run, dict(move=answer["move"], value=answer["value"], nodes=answer["nodes"])
 

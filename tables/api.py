@@ -456,19 +456,40 @@ class SearchTables:
     pits: int = 6
 
 
+RESIDENT_BYTES = 64 << 20
+"""Levels that map into at most this many bytes (6 pits: up to 17 stones) are copied into
+huge-page memory for a search instead of probed in their file's pages: a probe lands anywhere,
+and the file's 4 KB pages are a TLB miss each (29 MB of levels up to 16 stones: 7,450 pages).
+The copy costs a few hundredths of a second there, and the Kalah(6,4) solve with those levels
+ran 0.93x the time (paired median of 10, ``benches/README.md``, "Thirteenth session"). Larger
+levels stay mapped: copying them costs seconds and the whole table in memory."""
+
+
 def load_for_search(directory=None, family: Family = DEFAULT_FAMILY,
                     max_level: int | None = None) -> SearchTables:
     """Every consecutive level 1..L of ``family`` present (up to ``max_level``), each checked
-    (header and size), memory-mapped: nothing is read until probed, and the kernel drops the
-    pages it needs for something else. L = 0 (no table file) gives tables that only know the
-    empty board; a probe beyond L returns ``tables.probe.NO_ENTRY``."""
+    (header and size). Memory-mapped, so nothing is read until probed and the kernel drops the
+    pages it needs for something else; or, when they fit in RESIDENT_BYTES, copied into
+    huge-page memory. L = 0 (no table file) gives tables that only know the empty board; a
+    probe beyond L returns ``tables.probe.NO_ENTRY``."""
     directory = _directory(directory)
     top = 0
     limit = MAX_LEVEL if max_level is None else _whole(max_level, "max_level", 0, MAX_LEVEL)
     while top < limit and (directory / level_filename(top + 1, family)).exists():
         top += 1
     tables = _map(directory, family, top)
-    return SearchTables(tables.data, tables.offsets, top, family.capture_empty, family.pits)
+    # (no levels: the data is one reserved page no probe reads, and reading it would fault)
+    data = _resident_copy(tables.data) if 0 < top and tables.length <= RESIDENT_BYTES \
+        else tables.data
+    return SearchTables(data, tables.offsets, top, family.capture_empty, family.pits)
+
+
+def _resident_copy(mapped: np.ndarray) -> np.ndarray:
+    """``mapped``'s bytes in anonymous huge-page memory (the mapping is let go with the array)."""
+    from kernels._memory import huge_page_memory
+    copy = np.frombuffer(huge_page_memory(mapped.nbytes), np.int8)
+    copy[:] = mapped
+    return copy
 
 
 def _map(directory: Path, family: Family, top: int) -> MappedLevels:

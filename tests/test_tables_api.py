@@ -1,5 +1,6 @@
 """The table API: build (resumable, also after kill -9 in the middle of a level), info,
 verify, probe, and the arrays and Numba probe that alpha-beta receives."""
+import mmap
 import os
 import signal
 import subprocess
@@ -285,12 +286,28 @@ def test_the_probe_reads_the_tables_of_its_own_board_only(tmp_path, rng):
         == NO_ENTRY
 
 
-def test_searching_tables_are_mapped_not_read(built):
+def _memory_of(array):
+    """The object whose memory an array from ``np.frombuffer`` views."""
+    base = array.base
+    return base.obj if isinstance(base, memoryview) else base
+
+
+def test_searching_tables_beyond_the_resident_size_are_mapped_not_read(built, monkeypatch):
     """The arrays alpha-beta gets are views of the files: nothing is copied into memory."""
+    monkeypatch.setattr(tables_api, "RESIDENT_BYTES", 0)
     loaded = api.load_for_search(built, capture_empty=True)
-    assert not loaded.data.flags.owndata
+    assert not loaded.data.flags.owndata and not isinstance(_memory_of(loaded.data), mmap.mmap)
     top = index.level_size(TOP)
     assert loaded.data.size >= sum(index.level_size(n) for n in range(1, TOP + 1)) and top > 0
+
+
+def test_small_searching_tables_are_a_copy_in_memory_of_the_same_bytes(built, monkeypatch):
+    resident = api.load_for_search(built, capture_empty=True)
+    assert isinstance(_memory_of(resident.data), mmap.mmap)  # anonymous memory, not the files
+    monkeypatch.setattr(tables_api, "RESIDENT_BYTES", 0)
+    mapped = api.load_for_search(built, capture_empty=True)
+    assert np.array_equal(resident.data, mapped.data)
+    assert np.array_equal(resident.offsets, mapped.offsets)
 
 
 def test_load_for_search_stops_at_the_first_missing_level(built, tmp_path):
