@@ -31,7 +31,7 @@ from tables.index import MAX_LEVEL, counts_at, index_of, pits_word
 from tables.lazy import lazy_module
 from tables.levels import (BuildProgress, BuildReport, LocalExecutor, build_levels,
                            check_writable)
-from tables.mapping import MappedLevels, MemoryBudget
+from tables.mapping import MappedLevels, MemoryBudget, read_ahead, read_ahead_in_background
 
 np = lazy_module("numpy")    # on first use: listing tables and refusing input stay light
 
@@ -478,9 +478,14 @@ def load_for_search(directory=None, family: Family = DEFAULT_FAMILY,
     while top < limit and (directory / level_filename(top + 1, family)).exists():
         top += 1
     tables = _map(directory, family, top)
-    # (no levels: the data is one reserved page no probe reads, and reading it would fault)
-    data = _resident_copy(tables.data) if 0 < top and tables.length <= RESIDENT_BYTES \
-        else tables.data
+    # The top level first: the largest, and the one a search probes most.
+    paths = [directory / level_filename(level, family) for level in range(top, 0, -1)]
+    if 0 < top and tables.length <= RESIDENT_BYTES:
+        read_ahead(paths)       # then the copy reads the page cache, not the disk page by page
+        data = _resident_copy(tables.data)
+    else:   # (no levels: the data is one reserved page no probe reads, and reading it faults)
+        read_ahead_in_background(paths)
+        data = tables.data
     return SearchTables(data, tables.offsets, top, family.capture_empty, family.pits)
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
+import threading
 from pathlib import Path
 
 from tables.lazy import lazy_module
@@ -139,6 +140,75 @@ def physical_bytes() -> int | None:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):
         return None
+
+
+READ_AHEAD_CHUNK = 8 << 20
+"""Bytes asked for per ``posix_fadvise(WILLNEED)`` call: the kernel reads at most about this
+much for one call (one call over a 398 MB level read 8 MB of it), so the file is asked for in
+pieces."""
+
+
+def available_bytes() -> int:
+    """Memory the system could give now, the page cache it can drop included (``MemAvailable``;
+    the free memory where /proc/meminfo does not say)."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        return 0
+
+
+def read_ahead(paths) -> int:
+    """Ask the kernel to read ``paths`` into the page cache now, in order, each whole; returns the
+    bytes asked for. A search's probes land anywhere, so the mapped levels are advised
+    MADV_RANDOM (no read-ahead) and each probe of a page not cached waits for one 4 KB read:
+    from a cold page cache the Kalah(6,4) solve with levels up to 24 took 19.6 s against 1.8 s
+    warm. Read ahead in 8 MB requests, the same 1.2 GB come in about 0.4 s (0.02 s when already
+    cached). A file that cannot be opened or advised is skipped (the search's own check of it
+    has passed or will fail on its own)."""
+    asked = 0
+    for path in paths:
+        try:
+            descriptor = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            size = os.fstat(descriptor).st_size
+            for at in range(0, size, READ_AHEAD_CHUNK):
+                os.posix_fadvise(descriptor, at, min(READ_AHEAD_CHUNK, size - at),
+                                 os.POSIX_FADV_WILLNEED)
+            asked += size
+        except (OSError, AttributeError):
+            pass
+        finally:
+            os.close(descriptor)
+    return asked
+
+
+def read_ahead_in_background(paths) -> threading.Thread | None:
+    """:func:`read_ahead` on a daemon thread (returned), so a search starts at once and probes
+    what is read meanwhile; None (nothing read ahead) when the files together are more than
+    half the memory available, where reading them all would only push out what is in use."""
+    paths = list(paths)
+    if sum(_size(path) for path in paths) > available_bytes() // 2:
+        return None
+    thread = threading.Thread(target=read_ahead, args=(paths,), name="read-ahead-tables",
+                              daemon=True)
+    thread.start()
+    return thread
+
+
+def _size(path) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 DEFAULT_FRACTION = 4   # no --memory-mb: a quarter of the machine's memory

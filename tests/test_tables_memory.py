@@ -6,6 +6,7 @@ import numpy as np
 
 from solver import tables as api
 from tables.format import Family, header_bytes
+from tables import mapping
 from tables.mapping import MappedLevels, MemoryBudget, resident_bytes
 
 MB = 1 << 20
@@ -43,3 +44,27 @@ def test_a_build_on_a_tiny_budget_drops_pages_and_writes_the_same_files(tmp_path
     assert squeezed.peak_resident_mb >= squeezed.base_resident_mb > 0
     assert {p.name: p.read_bytes() for p in tight.glob("*.tbl")} == \
         {p.name: p.read_bytes() for p in roomy.glob("*.tbl")}
+
+
+def test_read_ahead_asks_for_every_file_whole_and_skips_one_that_is_gone(tmp_path):
+    big, small = tmp_path / "big.tbl", tmp_path / "small.tbl"
+    big.write_bytes(bytes(20 * MB + 5))      # more than one read-ahead request
+    small.write_bytes(b"x" * 1000)
+    assert mapping.read_ahead([big, tmp_path / "gone.tbl", small]) == 20 * MB + 5 + 1000
+
+
+def test_tables_are_read_ahead_behind_a_search_only_when_they_fit_in_memory(tmp_path,
+                                                                            monkeypatch):
+    path = tmp_path / "level.tbl"
+    path.write_bytes(bytes(MB))
+    monkeypatch.setattr(mapping, "available_bytes", lambda: 2 * MB - 1)
+    assert mapping.read_ahead_in_background([path]) is None     # more than half of it
+    monkeypatch.setattr(mapping, "available_bytes", lambda: 2 * MB)
+    thread = mapping.read_ahead_in_background([path])
+    thread.join(timeout=30)
+    assert thread.daemon and not thread.is_alive()
+
+
+def test_the_available_memory_is_read_from_the_system():
+    assert 0 < mapping.available_bytes() <= mapping.physical_bytes()
+
