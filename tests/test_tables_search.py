@@ -61,6 +61,28 @@ def test_with_tables_enhanced_cutoffs_are_off_and_would_change_no_value(built, r
     assert cutoffs["default"] == 0 < cutoffs["forced"]
 
 
+def test_levels_probed_in_their_files_or_in_memory_give_the_same_search(built, rng,
+                                                                       monkeypatch):
+    """Small level sets are copied into memory for a search (tables.api.RESIDENT_BYTES),
+    larger ones probed where they are mapped: the same values and the same nodes."""
+    from tables import api as tables_api
+    rules = mancala.Rules(6, 4, True)
+    copied = mancala.endgame_tables(built, rules, required=True)
+    monkeypatch.setattr(tables_api, "RESIDENT_BYTES", 0)
+    mapped = mancala.endgame_tables(built, rules, required=True)
+    assert not np.shares_memory(copied.data, mapped.data)
+    hits = 0
+    for _ in range(20):
+        state = mancala.to_packed(random_position(rng, 6, rng.randrange(TOP, TOP + 6)))
+        found = []
+        for tables in (copied, mapped):
+            engine = AlphaBeta(mancala.kernel_game(with_tables=True), 8, tables)
+            found.append((engine.solve(state).value, engine.nodes, engine.table_hits))
+        assert found[0] == found[1]
+        hits += found[0][2]
+    assert hits > 0
+
+
 def test_a_position_inside_the_tables_is_answered_by_a_lookup(built):
     found = mancala.best_move("0,2,0,1,3,0/1,0,0,0,0,0 18-23 A", exact=True, tables=built)
     assert found.table_levels == TOP and found.table_hits >= 1
