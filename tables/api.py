@@ -478,7 +478,7 @@ def load_for_search(directory=None, family: Family = DEFAULT_FAMILY,
     while top < limit and (directory / level_filename(top + 1, family)).exists():
         top += 1
     tables = _map(directory, family, top)
-    # The top level first: the largest, and the one a search probes most.
+    # The top level first: the largest, so the most pages a probe could wait for.
     paths = [directory / level_filename(level, family) for level in range(top, 0, -1)]
     if 0 < top and tables.length <= RESIDENT_BYTES:
         read_ahead(paths)       # then the copy reads the page cache, not the disk page by page
