@@ -26,6 +26,7 @@ import os
 import threading
 from pathlib import Path
 
+from kernels._memory import free_bytes
 from tables.lazy import lazy_module
 
 np = lazy_module("numpy")    # on first use: listing tables and refusing input stay light
@@ -158,10 +159,7 @@ def available_bytes() -> int:
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError):
-        return 0
+    return free_bytes()
 
 
 def read_ahead(paths) -> int:

@@ -168,9 +168,10 @@ class _Block:
 # A tree's memory outlives its search, for the next one. A large tree's block is its own mapping
 # of fresh pages, and touching fresh memory first can be dear: on the 2-core virtual machine of
 # 4 Dec 2026, which gives freed memory back to its host, 0.25-0.3 s of page faults in a
-# 2 M-simulation search (2.5 s) that followed a pause (benches/README.md, "Twelfth session"). OpenSpiel's allocator keeps its freed nodes in its
-# heap, as small blocks are kept by ours; this keeps the large ones too: the blocks of the last
-# search that finished, at most KEPT_BYTES_MAX together (release_memory() lets them go).
+# 2 M-simulation search (2.5 s) that followed a pause (benches/README.md, "Twelfth session").
+# OpenSpiel's allocator keeps its freed nodes in its heap, as small blocks are kept by ours; this
+# keeps the large ones too: the blocks of the last search that finished, at most KEPT_BYTES_MAX
+# together (release_memory() lets them go).
 KEPT_BYTES_MAX = DEFAULT_MEMORY_MB << 20
 _kept: list[np.ndarray] = []
 _kept_lock = threading.Lock()
