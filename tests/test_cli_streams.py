@@ -58,3 +58,24 @@ def test_ctrl_c_at_any_moment_of_a_build_is_one_line_and_the_build_resumes(tmp_p
                str(tmp_path)).returncode == 0
     checked = run("tables", "verify", "--dir", str(tmp_path))
     assert checked.returncode == 0 and "checksums good" in checked.stdout
+
+
+def test_ctrl_c_inside_numbas_own_code_is_recorded_and_delivered_again_shortly():
+    """An exception raised inside Numba's loading or compiling can leave its compiled objects
+    half made (a crash on unwinding), so there the handler only records the press and asks for
+    the signal again; anywhere else it raises at once."""
+    from solver import command
+    previous = signal.getsignal(signal.SIGALRM), command.pressed
+    try:
+        inside = {"__name__": "numba.core.dispatcher", "sys": sys, "press": command._press}
+        exec("press(signal_number, sys._getframe())", {**inside, "signal_number": signal.SIGINT})
+        assert command.pressed
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= command.RETRY_SECONDS
+        assert signal.getsignal(signal.SIGALRM) is command._deliver_again
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        with pytest.raises(KeyboardInterrupt):
+            command._press(signal.SIGINT, sys._getframe())
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous[0])
+        command.pressed = previous[1]
