@@ -12,10 +12,13 @@ a moment later instead (:func:`_press`).
 import os
 import signal
 import sys
+import time
 
 pressed = False
 RETRY_SECONDS = 0.05    # how soon a Ctrl-C that arrived inside Numba is delivered again
+DEFER_SECONDS_MAX = 1.0     # and for how long at most, before the command ends there and then
 _COMPILER_PACKAGES = ("numba", "llvmlite")
+_deferred_since = None
 
 
 def _press(signum, frame):
@@ -24,13 +27,22 @@ def _press(signum, frame):
     compiled objects half made: table builds interrupted 0.6-1.0 s after their start died of a
     segmentation fault inside a kernel's first call in 3 runs of 50 (none of 80 with this
     rule). There the interrupt is only recorded and delivered again RETRY_SECONDS later, by
-    when the interpreter is usually back in our code."""
-    global pressed
+    when the interpreter is usually back in our code. A chain of kernels compiled after a fresh
+    install can keep it in Numba for many seconds: after DEFER_SECONDS_MAX the command ends
+    there, with the same line and exit code, without unwinding (files are written atomically,
+    so a rerun finds the finished ones and redoes the rest)."""
+    global pressed, _deferred_since
     pressed = True
     if _in_compiler(frame):
-        signal.signal(signal.SIGALRM, _deliver_again)
-        signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
-        return
+        now = time.monotonic()
+        _deferred_since = _deferred_since or now
+        if now - _deferred_since < DEFER_SECONDS_MAX:
+            signal.signal(signal.SIGALRM, _deliver_again)
+            signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+            return
+        print("solver: interrupted", file=sys.stderr, flush=True)
+        os._exit(130)
+    _deferred_since = None
     raise KeyboardInterrupt
 
 

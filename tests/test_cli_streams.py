@@ -62,10 +62,11 @@ def test_ctrl_c_at_any_moment_of_a_build_is_one_line_and_the_build_resumes(tmp_p
 
 def test_ctrl_c_inside_numbas_own_code_is_recorded_and_delivered_again_shortly():
     """An exception raised inside Numba's loading or compiling can leave its compiled objects
-    half made (a crash on unwinding), so there the handler only records the press and asks for
-    the signal again; anywhere else it raises at once."""
+    half made (a crash inside the call), so there the handler only records the press and asks
+    for the signal again; anywhere else it raises at once."""
     from solver import command
     previous = signal.getsignal(signal.SIGALRM), command.pressed
+    command._deferred_since = None
     try:
         inside = {"__name__": "numba.core.dispatcher", "sys": sys, "press": command._press}
         exec("press(signal_number, sys._getframe())", {**inside, "signal_number": signal.SIGINT})
@@ -79,3 +80,18 @@ def test_ctrl_c_inside_numbas_own_code_is_recorded_and_delivered_again_shortly()
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous[0])
         command.pressed = previous[1]
+
+
+def test_ctrl_c_kept_inside_numba_too_long_ends_the_command_there_with_one_line():
+    """A chain of compilations can keep the interpreter in Numba for seconds: after
+    DEFER_SECONDS_MAX of deferring, the press ends the command at once, exit code 130."""
+    script = ("import signal, sys, time\n"
+              "from solver import command\n"
+              "command._deferred_since = time.monotonic() - 2 * command.DEFER_SECONDS_MAX\n"
+              "exec('press(signal.SIGINT, sys._getframe())', {'__name__': 'numba.core.x', "
+              "'press': command._press, 'signal': signal, 'sys': sys})\n"
+              "print('not reached')\n")
+    ended = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=60)
+    assert ended.returncode == 130 and ended.stdout == ""
+    assert ended.stderr == "solver: interrupted\n"
