@@ -12,13 +12,13 @@ a moment later instead (:func:`_press`).
 import os
 import signal
 import sys
+import threading
 import time
 
 pressed = False
-RETRY_SECONDS = 0.05    # how soon a Ctrl-C that arrived inside Numba is delivered again
+RETRY_SECONDS = 0.05    # how often a Ctrl-C held back inside Numba looks for a way out
 DEFER_SECONDS_MAX = 1.0     # and for how long at most, before the command ends there and then
 _COMPILER_PACKAGES = ("numba", "llvmlite")
-_deferred_since = None
 
 
 def _press(signum, frame):
@@ -26,28 +26,47 @@ def _press(signum, frame):
     (loading a kernel from its cache, compiling). An exception raised there can leave its
     compiled objects half made: table builds interrupted 0.6-1.0 s after their start died of a
     segmentation fault inside a kernel's first call in 3 runs of 50 (none of 80 with this
-    rule). There the interrupt is only recorded and delivered again RETRY_SECONDS later, by
-    when the interpreter is usually back in our code. A chain of kernels compiled after a fresh
-    install can keep it in Numba for many seconds: after DEFER_SECONDS_MAX the command ends
-    there, with the same line and exit code, without unwinding (files are written atomically,
-    so a rerun finds the finished ones and redoes the rest)."""
-    global pressed, _deferred_since
+    rule). There the press is only recorded, and a watcher thread delivers it again as soon as
+    the main thread has left Numba's code (:func:`_deliver_later`)."""
+    global pressed
     pressed = True
     if _in_compiler(frame):
-        now = time.monotonic()
-        _deferred_since = _deferred_since or now
-        if now - _deferred_since < DEFER_SECONDS_MAX:
-            signal.signal(signal.SIGALRM, _deliver_again)
-            signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
-            return
-        print("solver: interrupted", file=sys.stderr, flush=True)
-        os._exit(130)
-    _deferred_since = None
+        threading.Thread(target=_deliver_later, args=(threading.main_thread().ident,),
+                         name="ctrl-c", daemon=True).start()
+        return
     raise KeyboardInterrupt
 
 
-def _deliver_again(signum, frame):
-    os.kill(os.getpid(), signal.SIGINT)     # to whichever Ctrl-C handler is current by now
+def _deliver_later(main_thread: int) -> None:
+    """Send Ctrl-C again, to whichever handler is current by then, once the main thread has
+    left Numba's code: the press then counts as made at that moment. If the main thread does
+    not move on within DEFER_SECONDS_MAX of the press (a chain of kernels compiled after a fresh
+    install, or a long compiled call begun meanwhile, in which no handler can run), the command
+    ends there and then, with the same line and exit code, without unwinding (files are written
+    atomically, so a rerun finds the finished ones and redoes the rest)."""
+    deadline = time.monotonic() + DEFER_SECONDS_MAX
+    while time.monotonic() < deadline:
+        time.sleep(RETRY_SECONDS)
+        frame = sys._current_frames().get(main_thread)
+        if frame is None or not _in_compiler(frame):
+            break
+    else:
+        _end_now()
+    if frame is None:
+        return
+    at = frame.f_lasti
+    os.kill(os.getpid(), signal.SIGINT)
+    deadline = max(deadline, time.monotonic() + 4 * RETRY_SECONDS)
+    while time.monotonic() < deadline:
+        time.sleep(RETRY_SECONDS)
+        if sys._current_frames().get(main_thread) is not frame or frame.f_lasti != at:
+            return          # the main thread moved on: a handler has the press
+    _end_now()
+
+
+def _end_now() -> None:
+    print("solver: interrupted", file=sys.stderr, flush=True)
+    os._exit(130)
 
 
 def _in_compiler(frame) -> bool:
