@@ -142,6 +142,24 @@ def test_a_search_on_memory_a_larger_search_left_gives_the_answer_of_fresh_memor
     assert not mcts._kept
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_search_run_in_slices_grows_the_tree_one_call_grows(monkeypatch, threads):
+    """A search for a number of simulations runs in compiled slices (so that Ctrl-C can act
+    between them); the kernel resumes where it stopped, so the trees are the same."""
+    def grown(slice_simulations):
+        monkeypatch.setattr(mcts, "SLICE_SIMULATIONS", slice_simulations)
+        start = reference.new_game(reference.Rules(capture_empty=False))
+        trees, _ = mcts.grow_trees(mcts_game(start.m), mcts_state(start), simulations=30_000,
+                                   threads=threads, seed=5)
+        return [(tree.record[:tree.meta[k.NODES]].copy(),
+                 tree.values[:tree.meta[k.NODES]].copy(), tree.root_scores.copy())
+                for tree in trees]
+    whole, sliced = grown(10**9), grown(7_000)
+    assert len(whole) == len(sliced) == threads
+    for one, other in zip(whole, sliced):
+        assert all(np.array_equal(a, b) for a, b in zip(one, other))
+
+
 def test_threads_split_the_simulations_and_sum_the_root_statistics():
     found = mcts_best_move(simulations=30_001, seed=5, threads=2)
     assert found.simulations == 30_001

@@ -27,6 +27,7 @@ DEFAULT_SIMULATIONS = 100_000
 DEFAULT_MEMORY_MB = 1024       # all trees together; a full tree keeps simulating without growing
 FIRST_BATCH = 2_000            # simulations of the first timed batch (sizes the next ones)
 BATCH_SECONDS = 0.02           # later timed batches aim at this long
+SLICE_SIMULATIONS = 100_000    # a compiled call of a search without a deadline (about 0.1 s here)
 
 
 class MctsGame(NamedTuple):
@@ -363,9 +364,18 @@ def _shares(simulations: int | None, threads: int) -> list[int | None]:
 
 
 def _grow(run, tree: Tree, simulations: int | None, deadline: float | None) -> None:
-    """Run one tree's share: in one call without a deadline, else in timed batches."""
+    """Run one tree's share: in slices of SLICE_SIMULATIONS without a deadline (the kernel
+    resumes where it stopped, so the tree is the one a single call grows, and Ctrl-C, which
+    Python handles only between calls, ends a long search within a slice), else in timed
+    batches."""
     if deadline is None:
-        run(tree, simulations)
+        left = simulations
+        while left > 0:
+            asked = min(SLICE_SIMULATIONS, left)
+            done = run(tree, asked)
+            left -= done
+            if done < asked:        # stopped early (a proven root): as one call would
+                return
         return
     left = math.inf if simulations is None else simulations
     batch = FIRST_BATCH
