@@ -35,7 +35,7 @@ def test_alphabeta_depth_16(benchmark, name, text, capture_empty):
 
     def fresh_engine():
         engine = AlphaBeta(mancala.kernel_game(), 64)
-        engine.tt[:] = 0
+        engine.clear_table()
         engines.append(engine)
         return (engine,), {}
 

@@ -45,7 +45,7 @@ def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, t
                                                                  max_stones=table_stones)
     engine = AlphaBeta(mancala.kernel_game(with_tables=endgame is not None), table_mb, endgame,
                        threads)
-    engine.tt[:] = 0
+    engine.clear_table()
     if etc_swing is not None and etc_swing < 0:
         engine.stats[ab.OPTIONS] |= ab.NO_ETC
     elif etc_swing is not None:

@@ -107,6 +107,26 @@ def bucket_of(word0, word1, tt):
     return np.int64(mix(word0, word1) & np.uint64(tt.shape[0] - 2))
 
 
+@kernel(types.int64(types.uint64[:, ::1], types.int64))
+def grow_table(tt, entries):
+    """Double a table used as ``tt[:entries]`` into ``tt[:2 * entries]`` (zero there): every
+    entry whose key hashes into the new half under the wider bucket mask moves to its bucket
+    there, the others stay. Nothing is lost: one old bucket maps to each new one, so both of a
+    bucket's entries fit. Returns how many moved."""
+    mask = np.uint64(2 * entries - 2)
+    moved = 0
+    for slot in range(entries):
+        if tt[slot, 2] & _IN_USE:
+            bucket = np.int64(mix(tt[slot, 0], tt[slot, 1]) & mask)
+            if bucket >= entries:
+                to = bucket + 1 if tt[bucket, 2] & _IN_USE else bucket
+                for word in range(4):
+                    tt[to, word] = tt[slot, word]
+                    tt[slot, word] = 0
+                moved += 1
+    return moved
+
+
 @kernel(types.int64(types.uint64[:, ::1], types.int64, types.uint64, types.uint64))
 def tt_find(tt, bucket, word0, word1):
     """Index of the entry holding this key in its bucket, or -1."""

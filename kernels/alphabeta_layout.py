@@ -88,7 +88,8 @@ def new_table(megabytes):
     about 2 s a GB on one machine, in 2 MB pages 0.2 s. Tables of 64 MB and more are faulted in
     on a helper thread while the search starts (``populate_in_background``): where first
     touches are dear (2.3 s a GiB in huge pages on another machine) the search no longer waits
-    for most of them."""
+    for most of them: it starts in the table's first part, which the helper faults in first
+    (``solver.search.alphabeta.first_entries``)."""
     entries = 2
     while entries * 2 * 32 <= megabytes * (1 << 20):
         entries *= 2

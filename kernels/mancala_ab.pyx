@@ -935,6 +935,26 @@ def table_move(state, uint64_t mask0, uint64_t mask1, uint64_t[:, ::1] tt):
     return table_move_of(&c, s)
 
 
+def grow_table(uint64_t[:, ::1] tt, Py_ssize_t entries):
+    """kernels.alphabeta.grow_table."""
+    cdef uint64_t mask = <uint64_t>(2 * entries - 2)
+    cdef Py_ssize_t slot, bucket, to, word, moved = 0
+    if tt.shape[1] != 4 or entries < 2 or entries & (entries - 1) or 2 * entries > tt.shape[0]:
+        raise ValueError(f"cannot grow {entries:,} entries of a table of shape "
+                         f"{(tt.shape[0], tt.shape[1])}")
+    with nogil:
+        for slot in range(entries):
+            if tt[slot, 2] & IN_USE:
+                bucket = <Py_ssize_t>(mix(tt[slot, 0], tt[slot, 1]) & mask)
+                if bucket >= entries:
+                    to = bucket + 1 if tt[bucket, 2] & IN_USE else bucket
+                    for word in range(4):
+                        tt[to, word] = tt[slot, word]
+                        tt[slot, word] = 0
+                    moved += 1
+    return moved
+
+
 # --- the game functions, for the driver (kernels.mancala's, same arguments and results) --------
 
 def game_expand(state, int64_t[::1] row):

@@ -19,22 +19,53 @@ from kernels import alphabeta_layout as ab
 from kernels.contract import EXTRA_TURN, GAME_OVER
 
 DEFAULT_TABLE_MB = 256
+# A large transposition table is searched first in its first part, which grows as the search
+# does (first_entries).
+TABLE_FIRST_PART = 64             # the first part: 1/64 of the table
+TABLE_ENTRIES_PER_NODE = 1        # doubled while it holds fewer entries than nodes searched
+
+
+def first_entries(table: np.ndarray) -> int:
+    """How many of ``table``'s entries a new search uses: a table of POPULATED_TABLE_BYTES or
+    more starts in its first 1/TABLE_FIRST_PART, which doubles between kernel calls (the
+    backend's ``grow_table`` moves every entry to its bucket in the larger part: nothing is
+    lost) while it holds fewer than TABLE_ENTRIES_PER_NODE entries for each node searched; a
+    long call is cut where the part is due to grow and goes on after. A smaller table is used
+    whole. A 1 GiB table is whole after 16 M nodes (about 3 s).
+
+    Why: a large table's memory is faulted in on a helper thread while the search starts
+    (``kernels.alphabeta_layout.new_table``), from its first byte on, and a search over the
+    whole table waits for every page it touches first (its first thousand nodes touch all of
+    them); the first part is ready almost at once. On the 2-core virtual machine of 4 Dec
+    2026, `solver best mancala --exact --table-mb 1024` from five Kalah(6,4) positions, 9
+    cases with and without endgame tables, each interleaved 3 times with the whole table from
+    the start: median time ratio 0.84 (0.66 to 1.21). The wait for fresh pages (wall minus CPU
+    time of the search) fell from 0.8-1.4 s to about 0.1 s, a third of a 4 s solve and little
+    of a 45 s one; the node counts changed by -18 % to +22 % (a smaller table keeps other
+    entries), which is the rest of the spread (benches/README.md, "Fifteenth session"). The
+    part in use depends only on the node count at each call, so a one-thread search's nodes
+    are the same from run to run."""
+    if table.nbytes < ab.POPULATED_TABLE_BYTES:
+        return len(table)
+    return max(len(table) // TABLE_FIRST_PART, 2)
 
 
 class Backend(NamedTuple):
     """The search kernels a driver calls, with ``kernels.alphabeta``'s signatures less the
     game's functions: ``search(state, depth, alpha, beta, ply, bucket, *context)``,
-    ``prove(state, guess, *context)``, ``exact_line(state, value, line, *context)`` and
-    ``table_move(state, mask0, mask1, tt)``, where ``context(game, mask0, mask1, tt, work,
-    tables)`` is what follows the first arguments: with the game's five search functions in
-    front for the generic kernels, only the table and scratch for kernels compiled for one
-    game. ``probes_tables``: the kernels can look endgame tables up."""
+    ``prove(state, guess, *context)``, ``exact_line(state, value, line, *context)``,
+    ``table_move(state, mask0, mask1, tt)`` and ``grow_table(tt, entries)``, where
+    ``context(game, mask0, mask1, tt, work, tables)`` is what follows the first arguments:
+    with the game's five search functions in front for the generic kernels, only the table and
+    scratch for kernels compiled for one game. ``probes_tables``: the kernels can look
+    endgame tables up."""
 
     name: str
     search: Callable
     prove: Callable
     exact_line: Callable
     table_move: Callable
+    grow_table: Callable
     context: Callable
     probes_tables: bool
 
@@ -49,7 +80,7 @@ def numba_backend() -> Backend:
                 tt, work, tables)
 
     return Backend("numba", kernel.search, kernel.prove, kernel.exact_line, kernel._table_move,
-                   with_game_functions, True)
+                   kernel.grow_table, with_game_functions, True)
 
 
 class KernelGame(NamedTuple):
@@ -166,7 +197,8 @@ class AlphaBeta:
         if threads < 1 or (threads > 1 and self.backend.name != "cython"):
             raise ValueError(f"threads must be 1, or more on the Cython kernels; got {threads} "
                              f"on the {self.backend.name} ones")
-        self.tt = ab.new_table(table_mb)
+        self.table = ab.new_table(table_mb)
+        self._in_use = first_entries(self.table)
         self.work = ab.new_workspace()
         self.stats = ab.stats_of(self.work)
         self.tables_data = np.zeros(0, np.int8)
@@ -188,6 +220,43 @@ class AlphaBeta:
             self.stats[ab.OPTIONS] |= ab.SHARED_TABLE   # every entry gets its check word
 
     @property
+    def tt(self) -> np.ndarray:
+        """The part of the transposition table in use (all of it once grown: see
+        :func:`first_entries`)."""
+        return self.table[:self._in_use]
+
+    @tt.setter
+    def tt(self, table: np.ndarray) -> None:
+        """Search in ``table`` (a power-of-two count of entries), all of it from the start."""
+        self.table, self._in_use = table, len(table)
+
+    def clear_table(self) -> None:
+        """Empty the transposition table, which grows again from its first part."""
+        self.table[:] = 0
+        self._in_use = first_entries(self.table)
+
+    def _grow_table(self) -> None:
+        """Between kernel calls: double the part in use while it holds fewer than
+        TABLE_ENTRIES_PER_NODE entries for each node searched so far (:func:`first_entries`)."""
+        nodes = self.nodes
+        while self._in_use < len(self.table) and \
+                self._in_use < TABLE_ENTRIES_PER_NODE * nodes:
+            self.backend.grow_table(self.table, self._in_use)
+            self._in_use *= 2
+
+    def _cut_for_growth(self, node_limit: int | None) -> tuple[int | None, bool]:
+        """Grow the table as due, then the node limit of the next kernel call: ``node_limit``,
+        or sooner, where the part in use is next due to grow (then True: a search stopped there
+        goes on after growing it, so that no long call keeps a small table)."""
+        self._grow_table()
+        if self._in_use >= len(self.table):
+            return node_limit, False
+        due = int(self._in_use // TABLE_ENTRIES_PER_NODE)    # the call stops at due + 1 nodes
+        if node_limit is not None and node_limit <= due:
+            return node_limit, False
+        return due, True
+
+    @property
     def threads(self) -> int:
         return 1 + len(self.helpers)
 
@@ -202,6 +271,7 @@ class AlphaBeta:
                                     self.work if work is None else work, self.tables_data)
 
     def _reset_limits(self, node_limit=None):
+        self._grow_table()
         self.stats[ab.ABORTED] = 0
         self.stats[ab.NODE_LIMIT] = ab.NODE_LIMIT_NONE if node_limit is None else node_limit
 
@@ -219,11 +289,22 @@ class AlphaBeta:
                 raise RuntimeError(f"search went deeper than {ab.MAX_PLY} plies")
 
     def _search(self, state, depth, alpha, beta, node_limit=None) -> int | None:
-        """Value within (alpha, beta), or None if the node limit stopped the search."""
-        self._reset_limits(node_limit)
-        value = self.backend.search(state, depth, alpha, beta, 0, -1, *self._game_args(state))
-        self._check_depth()
-        return None if self.stats[ab.ABORTED] else int(value)
+        """Value within (alpha, beta), or None if the node limit or stop() stopped the search.
+        A search stopped only for the table to grow starts again (its work is in the table);
+        the heuristic leaves counted are the last start's, as if it had run once."""
+        self._stopped = False
+        while True:
+            limit, for_growth = self._cut_for_growth(node_limit)
+            self._reset_limits(limit)
+            heuristic_before = int(self.stats[ab.HEURISTIC_LEAVES])
+            value = self.backend.search(state, depth, alpha, beta, 0, -1,
+                                        *self._game_args(state))
+            self._check_depth()
+            if not self.stats[ab.ABORTED]:
+                return int(value)
+            if not for_growth or self._stopped:
+                return None
+            self.stats[ab.HEURISTIC_LEAVES] = heuristic_before
 
     @property
     def nodes(self) -> int:
@@ -243,7 +324,6 @@ class AlphaBeta:
     def prove(self, state, guess: int = 0) -> tuple[int, int | None]:
         """The exact value of ``state`` (MTD(f) from ``guess``) and a move achieving it (None
         once the game is over)."""
-        self._reset_limits()
         value, move, _, _ = self._prove(state, guess, None)
         self._check_depth()
         return int(value), (None if move < 0 else int(move))
@@ -251,7 +331,6 @@ class AlphaBeta:
     def prove_within(self, state, node_limit: int, guess: int = 0) -> tuple[int, int]:
         """MTD(f) stopped after about ``node_limit`` more nodes: the (lower, upper) bounds on
         the exact value proven by then (equal when it finished)."""
-        self._reset_limits(self.nodes + node_limit)
         value, move, lower, upper = self._prove(state, guess, self.nodes + node_limit)
         self._check_depth()
         if move != ab.ABORTED_MOVE:
@@ -260,10 +339,22 @@ class AlphaBeta:
         return int(max(lower, banked - swing)), int(min(upper, banked + swing))
 
     def _prove(self, state, guess, node_limit):
-        """The kernel's prove (value, move, lower, upper), or MTD(f) on every thread."""
-        if not self.helpers:
-            return self.backend.prove(state, guess, *self._game_args(state))
-        return self._prove_on_threads(state, guess, node_limit)
+        """The kernel's prove (value, move, lower, upper), or MTD(f) on every thread. A proof
+        stopped only for the table to grow goes on from the bounds it proved (as
+        ``proof.prove_game`` does between its slices)."""
+        if self.helpers:
+            return self._prove_on_threads(state, guess, node_limit)
+        self._stopped = False
+        lower, upper = -ab.INFINITY, ab.INFINITY
+        while True:
+            limit, for_growth = self._cut_for_growth(node_limit)
+            self._reset_limits(limit)
+            value, move, low, high = self.backend.prove(state, guess, *self._game_args(state))
+            self._check_depth()
+            lower, upper = max(lower, int(low)), min(upper, int(high))
+            if move != ab.ABORTED_MOVE or not for_growth or self._stopped:
+                return value, move, lower, upper
+            guess = min(max(guess, lower), upper)
 
     def _prove_on_threads(self, state, guess, node_limit):
         """kernels' prove, each null-window pass run by all threads (class docstring)."""
@@ -290,7 +381,16 @@ class AlphaBeta:
 
     def _pass_on_threads(self, state, beta, node_limit) -> tuple[int, int] | None:
         """One null-window search of the root at ``beta`` on every thread; the first to finish
-        stops the others. (value, root move), or None if the node limit or stop() ended it."""
+        stops the others. (value, root move), or None if the node limit or stop() ended it. A
+        pass stopped only for the table to grow (between passes: the threads share it) starts
+        again."""
+        while True:
+            limit, for_growth = self._cut_for_growth(node_limit)
+            settled = self._one_pass_on_threads(state, beta, limit)
+            if settled is not None or not for_growth or self._stopped:
+                return settled
+
+    def _one_pass_on_threads(self, state, beta, node_limit) -> tuple[int, int] | None:
         workspaces = self._workspaces()
         share = None if node_limit is None else max(1, (node_limit - self.nodes) //
                                                     len(workspaces))

@@ -145,7 +145,8 @@ def cython_game(with_tables: bool = False) -> KernelGame:
                       play=compiled.game_play, legal_moves=compiled.game_legal_moves,
                       backend=Backend("cython", compiled.search, compiled.prove,
                                       compiled.exact_line, compiled.table_move,
-                                      table_and_scratch, probes_tables=True))
+                                      compiled.grow_table, table_and_scratch,
+                                      probes_tables=True))
 
 
 # --- best move ---------------------------------------------------------------------------------

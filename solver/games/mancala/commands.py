@@ -183,7 +183,7 @@ def _bench_alphabeta(entry: dict, depth: int | None, threads: int) -> int:
     from solver.games.mancala import api as mancala
     from solver.search.alphabeta import AlphaBeta
     engine = AlphaBeta(mancala.kernel_game(), 64)
-    engine.tt[:] = 0  # page the table in before the clock starts
+    engine.clear_table()  # page the table in before the clock starts
     state = mancala.to_packed(replace(mancala.from_text(entry["position"]), capture_empty=entry["capture_empty"]))
     start = _clock()
     found = engine.iterate(state, max_depth=depth or 20)
