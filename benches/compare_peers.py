@@ -207,8 +207,10 @@ def his_solve(solver: Path, database: Path, table_stones: int, args) -> tuple[Ru
     nodes = re.search(r"Nodes searched:\s+(\d+)", run.stdout)
     if not found or not nodes:
         raise SystemExit(f"cannot read kalah-s's answer: {run.stdout.strip()[-300:]}")
+    # His "Nodes searched" counts the positions whose moves he generated (those his look at a
+    # child answered first are "peeked", not searched): our "expanded".
     return run, dict(move=int(found.group(1)[0]) + 1, value=int(found.group(2)),
-                     nodes=int(nodes.group(1)))
+                     nodes=int(nodes.group(1)), counted=" expanded")
 
 
 def our_solve(tables: Path | None, args) -> tuple[Run, dict]:
@@ -216,8 +218,13 @@ def our_solve(tables: Path | None, args) -> tuple[Run, dict]:
     run = Run(our_cli("best", "mancala", "--pits", args.pits, "--stones", args.stones, "--exact",
                       *where, "--table-mb", args.table_mb, "--threads", args.threads, "--json"),
               cwd=ROOT)
-    answer = json.loads(run.stdout)
-    return run, dict(move=answer["move"], value=answer["value"], nodes=answer["nodes"])
+    return run, _our_answer(json.loads(run.stdout))
+
+
+def _our_answer(answer: dict) -> dict:
+    """What a pair compares of our ``solver best --json`` object."""
+    return dict(move=answer["move"], value=answer["value"], nodes=answer["nodes"],
+                expanded=answer["expanded"])
 
 
 # --- reporting -----------------------------------------------------------------------------------
@@ -315,8 +322,9 @@ def _solves(name: str, args, his_side, our_side, peer: str = "his") -> dict:
     line = summary(f"Kalah({args.pits},{args.stones}) {name}", his, ours,
                    f"   value {peer} {his_answer['value']:+d} ours {our_answer['value']:+d}"
                    f"{'' if agree else ' DISAGREE'}, move {peer} {his_answer['move']} ours "
-                   f"{our_answer['move']}, nodes {peer} {his_answer['nodes']:,} ours "
-                   f"{our_answer['nodes']:,}", peer)
+                   f"{our_answer['move']}, nodes {peer} {his_answer['nodes']:,}"
+                   f"{his_answer.get('counted', '')} ours {our_answer['nodes']:,} "
+                   f"({our_answer['expanded']:,} expanded)", peer)
     line.update(his_answer=his_answer, our_answer=our_answer, agree=agree)
     if not agree:
         raise SystemExit("the two solvers disagree on the value")
@@ -375,8 +383,7 @@ def our_rule_solve(tables: Path | None, rule: str, args) -> tuple[Run, dict]:
     where = ["--no-tables"] if tables is None else ["--tables", tables]
     run = Run(our_cli("best", "mancala", "--pits", args.pits, "--stones", args.stones, "--exact",
                       *where, *our_rule(rule), "--table-mb", args.table_mb, "--json"), cwd=ROOT)
-    answer = json.loads(run.stdout)
-    return run, dict(move=answer["move"], value=answer["value"], nodes=answer["nodes"])
+    return run, _our_answer(json.loads(run.stdout))
 
 
 def _rust_tables_for_search(binary: Path, cap: int, rule: str, work: Path) -> tuple[Path, Path]:

@@ -55,7 +55,7 @@ from kernels._jit import fn, kernel
 # The constants, stats slots and layouts live in a module that needs no Numba (the driver and the
 # Cython kernel read them too); re-exported here, so ``kernels.alphabeta.NODES`` still works.
 from kernels.alphabeta_layout import (  # noqa: F401
-    ABORTED, ABORTED_MOVE, BOUND_BIAS, BUCKET, ETC_CUTOFFS, ETC_MIN_SWING, ETC_SWING, EXACT,
+    ABORTED, ABORTED_MOVE, BOUND_BIAS, BUCKET, ETC_CUTOFFS, ETC_MIN_SWING, ETC_SWING, EXACT, EXPANDED,
     HEURISTIC_BIT, HEURISTIC_LEAVES, HISTORY, HISTORY_LIMIT, IN_USE_BIT, INFINITY, MAX_PLY,
     MAX_PLY_SEEN, NO_ENTRY, NO_ETC, NO_LOWER, NO_MOVE, NO_ORDERING, NO_TABLE, NO_UPPER,
     NODE_LIMIT, NODES, OPTIONS, PROBE_MAX, ROOT_MOVE, STATS, STATS_SIZE, TABLE_HITS,
@@ -340,6 +340,7 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
     count = expand(state, row)
     if count == 0:
         return score(state)
+    stats[EXPANDED] += 1
     history = work[MAX_PLY]
     for i in range(count):
         move = row[MOVE + i]

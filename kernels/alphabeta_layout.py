@@ -34,9 +34,11 @@ ETC_MIN_SWING = 30
 # of 3), <= 20 12.4 / 9.6, Kalah(6,5) with levels <= 30 103.4 / 77.1 (and 161 M / 131 M nodes).
 ETC_OFF_SWING = 1 << 20
 
-# stats[] slots
+# stats[] slots. NODES counts every position a search reaches (a call, or a finished child);
+# EXPANDED only those whose moves it generated (not answered by bounds, tables or the
+# transposition table first): what Irving's solver reports as "Nodes searched".
 (NODES, NODE_LIMIT, ABORTED, MAX_PLY_SEEN, TT_HITS, ROOT_MOVE, HEURISTIC_LEAVES, OPTIONS,
- TABLE_HITS, PROBE_MAX, ETC_CUTOFFS, ETC_SWING, BUSY_SWING) = range(13)
+ TABLE_HITS, PROBE_MAX, ETC_CUTOFFS, ETC_SWING, BUSY_SWING, EXPANDED) = range(14)
 # stats[OPTIONS] bits: switch parts off, to test that they change speed and not values
 NO_TABLE, NO_ORDERING, NO_ETC = 1, 2, 4
 # ... and, read by the Cython Mancala kernel only, for a search that shares its table with other

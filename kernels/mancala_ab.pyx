@@ -93,6 +93,7 @@ cdef enum:
     ETC_CUTOFFS = 10
     ETC_SWING = 11
     BUSY_SWING = 12
+    EXPANDED = 13
     TABLE_OFFSETS = 80
     NO_TABLE = 1
     NO_ORDERING = 2
@@ -129,7 +130,7 @@ COMPILED_CONSTANTS = dict(
     NODE_LIMIT=NODE_LIMIT, ABORTED=ABORTED, MAX_PLY_SEEN=MAX_PLY_SEEN, TT_HITS=TT_HITS,
     ROOT_MOVE=ROOT_MOVE, HEURISTIC_LEAVES=HEURISTIC_LEAVES, OPTIONS=OPTIONS,
     TABLE_HITS=TABLE_HITS, PROBE_MAX=PROBE_MAX, ETC_CUTOFFS=ETC_CUTOFFS, ETC_SWING=ETC_SWING,
-    BUSY_SWING=BUSY_SWING,
+    BUSY_SWING=BUSY_SWING, EXPANDED=EXPANDED,
     TABLE_OFFSETS=TABLE_OFFSETS,
     NO_TABLE=NO_TABLE, NO_ORDERING=NO_ORDERING, NO_ETC=NO_ETC, SHARED_TABLE=SHARED_TABLE,
     NO_ENTRY=NO_ENTRY,
@@ -645,6 +646,7 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     count = expand(state, row)
     if count == 0:
         return score(state)
+    stats[EXPANDED] += 1
     for i in range(count):
         move = row[MOVE + i]
         info = row[INFO + i]

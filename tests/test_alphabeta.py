@@ -200,6 +200,15 @@ def test_a_limited_search_that_sees_every_line_to_the_end_reports_exact():
     assert found.exact and found.value == minimax(pos, True)
 
 
+def test_expanded_counts_positions_whose_moves_were_generated_and_nodes_every_position():
+    """A's only move sows its last stone into the store, which ends the game: every search of
+    the position expands it once and meets one finished child (a node, not expanded)."""
+    searcher = engine()
+    found = searcher.solve(glue.to_packed(reference.from_text("0,0,1/0,0,1 0-0 A")))
+    assert found.value == 0
+    assert searcher.expanded >= 1 and searcher.nodes == 2 * searcher.expanded
+
+
 def test_stores_shift_the_value_but_not_the_best_play(rng):
     """Stores never affect play: the value moves with the store difference."""
     searcher = engine()

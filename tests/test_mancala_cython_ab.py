@@ -33,7 +33,7 @@ NO_TABLES = np.zeros(0, np.int8)
 BOARDS = [(2, 3), (3, 2), (3, 4), (4, 4), (5, 3), (6, 4), (6, 6)]    # Kalah(m, n)
 COMPARED_STATS = {name: getattr(layout, name) for name in (
     "NODES", "ROOT_MOVE", "TT_HITS", "HEURISTIC_LEAVES", "ETC_CUTOFFS", "ABORTED",
-    "MAX_PLY_SEEN", "TABLE_HITS")}
+    "MAX_PLY_SEEN", "TABLE_HITS", "EXPANDED")}
 
 
 def played_position(rng, m, n, capture_empty, to_move, most_plies=None):

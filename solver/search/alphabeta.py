@@ -23,6 +23,8 @@ DEFAULT_TABLE_MB = 256
 # does (first_entries).
 TABLE_FIRST_PART = 64             # the first part: 1/64 of the table
 TABLE_ENTRIES_PER_NODE = 1        # doubled while it holds fewer entries than nodes searched
+# The stats slots each thread keeps for itself (a helper takes the rest from the main scratch).
+COUNTERS = [ab.NODES, ab.TABLE_HITS, ab.EXPANDED]
 
 
 def first_entries(table: np.ndarray) -> int:
@@ -123,6 +125,7 @@ class SearchResult:
     nodes: int
     seconds: float
     moves: dict[int, int] | None = None
+    expanded: int = 0     # of ``nodes``, the positions whose moves were generated
     iterations: list[tuple[int, int, int, float]] = field(default_factory=list)
     table_hits: int = 0
     position: str = ""
@@ -144,7 +147,7 @@ class SearchResult:
     def to_dict(self) -> dict:
         out = dict(position=self.position, **rules_fields(self.rules), move=self.move,
                    value=self.value, exact=self.exact, depth=self.depth, pv=self.pv,
-                   nodes=self.nodes, seconds=round(self.seconds, 6),
+                   nodes=self.nodes, expanded=self.expanded, seconds=round(self.seconds, 6),
                    nodes_per_second=round(self.nodes_per_second),
                    table_levels=self.table_levels, table_hits=self.table_hits)
         if self.proof:
@@ -311,6 +314,12 @@ class AlphaBeta:
         return sum(int(ab.stats_of(work)[ab.NODES]) for work in self._workspaces())
 
     @property
+    def expanded(self) -> int:
+        """Positions whose moves the search generated so far (``nodes`` also counts those
+        answered at once by bounds, tables or the transposition table, and finished games)."""
+        return sum(int(ab.stats_of(work)[ab.EXPANDED]) for work in self._workspaces())
+
+    @property
     def table_hits(self) -> int:
         """Positions valued by the endgame tables so far."""
         return sum(int(ab.stats_of(work)[ab.TABLE_HITS]) for work in self._workspaces())
@@ -397,9 +406,9 @@ class AlphaBeta:
         for k, work in enumerate(workspaces):
             stats = ab.stats_of(work)
             if k:       # a helper: the main scratch's history and settings, its own counters
-                counters = stats[[ab.NODES, ab.TABLE_HITS]].copy()
+                counters = stats[COUNTERS].copy()
                 work[ab.MAX_PLY] = self.work[ab.MAX_PLY]
-                stats[[ab.NODES, ab.TABLE_HITS]] = counters
+                stats[COUNTERS] = counters
             stats[ab.ABORTED] = 0
             stats[ab.NODE_LIMIT] = ab.NODE_LIMIT_NONE if share is None else stats[ab.NODES] + share
         if self._stopped:
@@ -476,12 +485,13 @@ class AlphaBeta:
 
     def solve(self, state, all_moves=False) -> SearchResult:
         """Prove the value: a short iterative deepening for a guess and move order, then MTD(f)."""
-        start, nodes_before = time.perf_counter(), self.nodes
+        start, nodes_before, expanded_before = time.perf_counter(), self.nodes, self.expanded
         value, move = self.prove(state, self.first_guess(state))
         moves = self._all_move_values(state) if all_moves else None
         pv = self.exact_pv(state, value)
         return SearchResult(move=move if move is not None else None, value=value, exact=True,
                             depth=None, pv=pv, nodes=self.nodes - nodes_before,
+                            expanded=self.expanded - expanded_before,
                             seconds=time.perf_counter() - start, moves=moves,
                             table_hits=self.table_hits)
 
@@ -500,7 +510,7 @@ class AlphaBeta:
     def iterate(self, state, max_depth=None, seconds=None, all_moves=False) -> SearchResult:
         """Iterative deepening to ``max_depth`` plies or for about ``seconds``; stops early once
         an iteration proves the value (it used no heuristic leaf)."""
-        start, nodes_before = time.perf_counter(), self.nodes
+        start, nodes_before, expanded_before = time.perf_counter(), self.nodes, self.expanded
         deadline = None if seconds is None else start + seconds
         best_move, value, completed, exact = None, 0, 0, False
         iterations = []
@@ -537,5 +547,6 @@ class AlphaBeta:
             best_move = pv[0] if pv else None
         return SearchResult(move=best_move, value=value, exact=exact, depth=completed, pv=pv,
                             nodes=self.nodes - nodes_before,
+                            expanded=self.expanded - expanded_before,
                             seconds=time.perf_counter() - start, moves=moves,
                             iterations=iterations, table_hits=self.table_hits)

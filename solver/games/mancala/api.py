@@ -231,7 +231,7 @@ def _proven_best(engine, state, pos: Position, rules: Rules, levels: int, all_mo
     """``best_move(exact=True)``: the proof of the root (with ``all_moves``, of every move),
     then, once finished, a line of optimal moves."""
     from solver.games.mancala.proof import prove_game
-    start, nodes_before = time.perf_counter(), engine.nodes
+    start, nodes_before, expanded_before = time.perf_counter(), engine.nodes, engine.expanded
     proof = prove_game(engine, state, rules, max_seconds=max_seconds, max_nodes=max_nodes,
                        progress=progress, side=pos.to_move, openings=all_moves)
     value = proof.value
@@ -239,7 +239,8 @@ def _proven_best(engine, state, pos: Position, rules: Rules, levels: int, all_mo
                                           engine.game.play)
     openings = sorted(proof.openings, key=lambda o: o.move)
     return SearchResult(move=proof.move, value=value, exact=value is not None, depth=None, pv=pv,
-                    nodes=engine.nodes - nodes_before, seconds=time.perf_counter() - start,
+                    nodes=engine.nodes - nodes_before, expanded=engine.expanded - expanded_before,
+                    seconds=time.perf_counter() - start,
                     moves={o.move: o.value for o in openings} if all_moves else None,
                     table_hits=engine.table_hits, position=reference.to_text(pos),
                     rules=rules, table_levels=levels, lower=proof.lower, upper=proof.upper,
