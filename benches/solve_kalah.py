@@ -10,10 +10,10 @@ every position the search reaches, expanded only those whose moves it generated 
 Irving's solver counts its "Nodes searched"). The table's pages are touched and the endgame
 tables loaded before the clock starts (a fresh 1 GB table costs about 2 s of page faults here).
 With ``--node-limit`` a solve that does not finish reports the bounds on the value it proved
-(the Kalah(6,5) stretch goal). ``--etc-swing S`` tries enhanced
-transposition cutoffs at nodes whose swing exceeds S (default ``kernels.alphabeta_layout.
-ETC_MIN_SWING``), ``--no-etc`` never; the CPU seconds of the solve are printed beside the wall
-seconds (less sensitive to other users' load).
+(the Kalah(6,5) stretch goal). ``--etc-swing S`` tries enhanced transposition cutoffs at
+nodes whose swing exceeds S (default ``kernels.alphabeta_layout.ETC_MIN_SWING``), ``--no-etc``
+never; the CPU seconds of the solve are printed beside the wall seconds (less sensitive to
+other users' load).
 
 ``--threads 1 2 --repeats 3`` interleaves the thread counts: each round solves every rule on
 each count in turn, and the summary gives, per rule, the median of the rounds' paired speed-ups
@@ -41,7 +41,8 @@ def _cutoffs(etc_swing: int | None, tables) -> str:
 def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, table_stones=None,
           etc_swing=None, threads=1, busy_swing=None):
     """(lower, upper, first move or None, nodes, seconds, cpu seconds, positions expanded):
-    lower == upper once proven. ``etc_swing``: None for the default, -1 for no enhanced transposition cutoffs."""
+    lower == upper once proven. ``etc_swing``: None for the default, -1 for no enhanced
+    transposition cutoffs."""
     rules = mancala.Rules(pits, stones, capture_empty)
     endgame = None if tables is None else mancala.endgame_tables(tables, rules, required=True,
                                                                  max_stones=table_stones)
