@@ -48,6 +48,13 @@ def test_best_move_from_the_start_draws_the_board_and_names_the_move():
         assert label in done.stdout
 
 
+def test_the_text_counts_the_nodes_reached_and_expanded_as_the_json_does():
+    text = run("best", "mancala", "--depth", "6").stdout
+    out = run_json("best", "mancala", "--depth", "6")
+    assert 0 < out["expanded"] < out["nodes"]
+    assert f"nodes: {out['nodes']:,} ({out['expanded']:,} expanded)" in text
+
+
 @pytest.mark.parametrize("method", [(), ("--mcts", "--simulations", "200")])
 def test_an_endgame_of_any_stone_count_is_searched_and_drawn(method):
     # 3 stones on a 6-pit board: no Kalah(6, n) starts with that many, yet it is a position

@@ -73,8 +73,8 @@ def best_text(found) -> str:
                                            for m, b in found.move_bounds.items()))
     elif found.moves is not None:
         lines.append("moves: " + "  ".join(f"{m}: {v:+d}" for m, v in found.moves.items()))
-    lines.append(f"nodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
-                 f"time: {found.seconds:.3f} s")
+    lines.append(f"nodes: {found.nodes:,} ({found.expanded:,} expanded)   "
+                 f"nodes/s: {found.nodes_per_second:,.0f}   time: {found.seconds:.3f} s")
     if found.table_levels:
         lines.append(f"endgame tables: levels 1..{found.table_levels}, "
                      f"{found.table_hits:,} positions looked up")
