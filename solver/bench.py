@@ -190,6 +190,15 @@ def check_output(path: str) -> None:
         raise InputError(f"cannot write {path}: no folder {str(folder)!r}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise InputError(f"cannot write {path}: the folder is not writable")
+    # the very file save() starts with (its temporary), so that a folder that refuses files or
+    # a name too long fails now, not after the run
+    probe = target.with_name(f"{target.name}.tmp-{os.getpid()}")
+    try:
+        with open(probe, "wb"):
+            pass
+        probe.unlink()
+    except OSError as error:
+        raise InputError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def save(report: BenchReport, path: str) -> None:
@@ -207,10 +216,10 @@ def save(report: BenchReport, path: str) -> None:
 def load(path: str) -> dict:
     """A report written by :func:`save` (or ``solver bench --json``)."""
     import json
+    from solver.errors import read_input_file
+    data = read_input_file(path, "baseline")
     try:
-        saved = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"cannot read baseline {path}: {error.strerror}") from None
+        saved = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise InputError(f"baseline {path} is not a bench report (not JSON)") from None
     if not isinstance(saved, dict) or not isinstance(saved.get("rows"), list):
@@ -235,7 +244,10 @@ def _row_problem(row) -> str | None:
     nodes, rate = row.get("nodes"), row.get("nodes_per_second")
     if type(nodes) is not int or not 0 <= nodes < 2**63:
         return "nodes is not a node count"
-    if type(rate) not in (int, float) or not 0 <= rate < 1e18 or not math.isfinite(rate):
+    # a run's rate is 0 (no nodes) or at least a node a second: a tinier one would make the
+    # ratio against it overflow to infinity
+    if type(rate) not in (int, float) or not (rate == 0 or 1 <= rate < 1e18) or \
+            not math.isfinite(rate):
         return "nodes_per_second is not a rate"
     return None
 

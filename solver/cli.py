@@ -9,11 +9,12 @@ never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 
 from solver import games as registry
-from solver.errors import GameAbandoned, InputError
+from solver.errors import GameAbandoned, InputError, read_input_file
 from solver.options import (COUNT_MAX, SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option, add_options,
                             count, scheduler, seconds, seed, values, whole)
 from tables.errors import TableError
@@ -78,13 +79,20 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     bench.add_argument("--threads", type=whole(1, THREADS_MAX, "threads"), default=1, metavar="T",
                        help="threads (default 1)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--plot", metavar="FILE.png", help="also draw nodes/second per position "
+    bench.add_argument("--plot", metavar="FILE.png", type=_file_name, help="also draw nodes/second per position "
                        "(needs matplotlib)")
-    bench.add_argument("--save", metavar="FILE.json", help="also write the report to FILE")
-    bench.add_argument("--baseline", metavar="FILE.json", help="compare with a saved report: "
+    bench.add_argument("--save", metavar="FILE.json", type=_file_name, help="also write the report to FILE")
+    bench.add_argument("--baseline", metavar="FILE.json", type=_file_name, help="compare with a saved report: "
                        "each position's speed ratio, and a changed node signature flagged")
     bench.set_defaults(run=_bench)
     return parser
+
+
+def _file_name(text: str) -> str:
+    """A file argument: an empty one is an error, not "no file"."""
+    if not text:
+        raise argparse.ArgumentTypeError("a file name is needed, not an empty one")
+    return text
 
 
 def _game_command(commands, name, help_text, chosen, options_of):
@@ -140,14 +148,7 @@ def _position_text(args) -> str | None:
 
 
 def _read_position_file(path: str) -> str:
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
-    except OSError as error:
-        raise InputError(f"cannot read position file {path}: {error.strerror}") from None
+    data = read_input_file(path, "position file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -208,7 +209,21 @@ def _result_line(frame) -> str:
 
 
 def _show_frame(frame) -> None:
-    print("\n".join(frame.lines() if hasattr(frame, "lines") else [str(frame)]), flush=True)
+    _write("\n".join(frame.lines() if hasattr(frame, "lines") else [str(frame)]))
+
+
+def _prompt(prompt: str) -> str:
+    """A move typed at the prompt (``input``, with closed or full streams reported)."""
+    if sys.stdin is None:
+        raise InputError("--human reads moves from standard input, which is closed")
+    if sys.stdout is None:
+        raise OutputError("cannot write the output: standard output is closed")
+    try:
+        return input(prompt)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(f"cannot write the output: {error.strerror or error}") from None
 
 
 def _bot_names(args) -> list[str]:
@@ -228,7 +243,7 @@ def _with_human(game, bots: list, seat: int) -> list:
         raise InputError(f"--human must be a seat 0..{players - 1}, got {seat}")
     describe = getattr(game.command_bridge(), "describe_moves", None) or \
         (lambda state: f"1..{len(reference.legal_actions(state))} or a name")
-    person = match.human_bot(input, lambda text: print(f"solver: {text}", file=sys.stderr),
+    person = match.human_bot(_prompt, lambda text: print(f"solver: {text}", file=sys.stderr),
                              reference.action_from_text, describe)
     person.__name__ = "human"
     return others[:seat] + [person] + others[seat:]
@@ -619,6 +634,16 @@ def main(argv=None) -> int:
     except OutputError as error:
         print(f"solver: error: {error}", file=sys.stderr)
         return 1
+    except MemoryError:
+        print("solver: error: out of memory (ask for less: --table-mb, --memory-mb, a budget)",
+              file=sys.stderr)
+        return 1
+    except OSError as error:    # a file or resource the system refused, not caught nearer
+        where = f" ({error.filename})" if error.filename else ""
+        if error.errno == errno.ENOMEM:
+            where = " (ask for less: --table-mb, --memory-mb)"
+        print(f"solver: error: {error.strerror or _one_line(error)}{where}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except Exception:
         if command.pressed:     # what a Ctrl-C during an import left half done
             return _interrupted()

@@ -71,6 +71,9 @@ def _build_lock(directory: Path, family: Family):
     holder dies, even by kill -9, so a lock file left by a killed build never blocks the next
     one (it is taken over: the file is only a place to hold the lock on)."""
     lock_path = directory / f".{family.prefix}.lock"
+    if lock_path.exists() and not lock_path.is_file():    # a FIFO would block the open
+        raise TableError(f"cannot lock table directory {directory}: {lock_path.name} is not a "
+                         "regular file; remove it")
     try:
         lock = open(lock_path, "a")
     except OSError as error:

@@ -31,6 +31,7 @@ message naming the file.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -130,8 +131,8 @@ def atomic_file(path: Path):
             os.fsync(out.fileno())
         os.replace(temporary, path)
     finally:
-        if temporary.exists():
-            temporary.unlink()
+        with contextlib.suppress(OSError):     # e.g. a name too long to have been made
+            temporary.unlink(missing_ok=True)
     fsync_directory(path.parent)
 
 

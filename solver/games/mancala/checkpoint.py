@@ -13,12 +13,13 @@ nodes and seconds of every run, so a proof finished over several runs reports it
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 from pathlib import Path
 
-from solver.errors import InputError
+from solver.errors import InputError, read_input_file
 from solver.games.mancala.rules import Rules
 
 FORMAT = "solver-kalah-proof-checkpoint"
@@ -115,13 +116,14 @@ class Checkpoint:
             raise InputError(f"checkpoint {self.path}: cannot write it: "
                              f"{error.strerror or error}") from None
         finally:
-            if temporary.exists():
-                temporary.unlink()
+            with contextlib.suppress(OSError):     # e.g. a name too long to have been made
+                temporary.unlink(missing_ok=True)
 
     def _load(self) -> None:
         where = f"checkpoint {self.path}"
+        data = read_input_file(str(self.path), "checkpoint", dash_is_stdin=False)
         try:
-            outer = json.loads(self.path.read_text())
+            outer = json.loads(data.decode("utf-8"))
             content, digest = outer["checkpoint"], outer["sha256"]
         except RecursionError:
             raise InputError(f"{where} is not a proof checkpoint or is damaged (nested too "
