@@ -192,7 +192,8 @@ def check_output(path: str) -> None:
         raise InputError(f"cannot write {path}: the folder is not writable")
     # the very file save() starts with (its temporary), so that a folder that refuses files or
     # a name too long fails now, not after the run
-    probe = target.with_name(f"{target.name}.tmp-{os.getpid()}")
+    from tables.format import temporary_path
+    probe = temporary_path(target)
     try:
         with open(probe, "wb"):
             pass

@@ -79,11 +79,13 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     bench.add_argument("--threads", type=whole(1, THREADS_MAX, "threads"), default=1, metavar="T",
                        help="threads (default 1)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--plot", metavar="FILE.png", type=_file_name, help="also draw nodes/second per position "
-                       "(needs matplotlib)")
-    bench.add_argument("--save", metavar="FILE.json", type=_file_name, help="also write the report to FILE")
-    bench.add_argument("--baseline", metavar="FILE.json", type=_file_name, help="compare with a saved report: "
-                       "each position's speed ratio, and a changed node signature flagged")
+    bench.add_argument("--plot", metavar="FILE.png", type=_file_name,
+                       help="also draw nodes/second per position (needs matplotlib)")
+    bench.add_argument("--save", metavar="FILE.json", type=_file_name,
+                       help="also write the report to FILE")
+    bench.add_argument("--baseline", metavar="FILE.json", type=_file_name,
+                       help="compare with a saved report: each position's speed ratio, and a "
+                       "changed node signature flagged")
     bench.set_defaults(run=_bench)
     return parser
 

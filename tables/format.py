@@ -31,13 +31,12 @@ message naming the file.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import stat
 import struct
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -123,7 +122,7 @@ def atomic_file(path: Path):
     renamed to ``path`` (then the directory is fsynced), so ``path`` is complete or absent. On
     failure the temporary file is removed."""
     path = Path(path)
-    temporary = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    temporary = temporary_path(path)
     try:
         with open(temporary, "wb") as out:
             yield out
@@ -131,7 +130,7 @@ def atomic_file(path: Path):
             os.fsync(out.fileno())
         os.replace(temporary, path)
     finally:
-        with contextlib.suppress(OSError):     # e.g. a name too long to have been made
+        with suppress(OSError):     # e.g. a name too long to have been made
             temporary.unlink(missing_ok=True)
     fsync_directory(path.parent)
 
@@ -167,6 +166,11 @@ def fsync_directory(directory: Path) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
+
+
+def temporary_path(path: Path) -> Path:
+    """Where a file is written before it is renamed over ``path`` (this process's own name)."""
+    return path.with_name(f"{path.name}.tmp-{os.getpid()}")
 
 
 def is_temporary(name: str) -> bool:
@@ -345,7 +349,7 @@ def read_stamps(directory: Path) -> dict:
 def save_stamps(directory: Path, stamps: dict) -> None:
     """Write the stamps atomically; a folder we may not write to keeps none."""
     path = Path(directory) / STAMPS
-    temporary = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    temporary = temporary_path(path)
     try:
         temporary.write_text(json.dumps(stamps, sort_keys=True))
         os.replace(temporary, path)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from solver.errors import InputError, read_input_file
 from solver.games.mancala.rules import Rules
+from tables.format import temporary_path
 
 FORMAT = "solver-kalah-proof-checkpoint"
 VERSION = 1
@@ -105,7 +106,7 @@ class Checkpoint:
         body = json.dumps(self._content(), sort_keys=True)
         text = json.dumps(dict(sha256=_digest(body), checkpoint=json.loads(body)),
                           sort_keys=True, indent=1)
-        temporary = self.path.with_name(f"{self.path.name}.tmp-{os.getpid()}")
+        temporary = temporary_path(self.path)
         try:
             with open(temporary, "w") as out:
                 out.write(text + "\n")
