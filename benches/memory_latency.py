@@ -26,7 +26,9 @@ import argparse
 import mmap
 import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -144,4 +146,9 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    # Run the package's copy, so that the compiled functions' cache always names the module
+    # ``benches.memory_latency``: a cache written by ``import benches.memory_latency`` (the
+    # tests) and read by ``python benches/memory_latency.py`` would otherwise fail to load.
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from benches import memory_latency
+    memory_latency.main()
