@@ -177,7 +177,10 @@ def _line_value(pos, line):
     return stores[side] - stores[1 - side]
 
 
-SMALL_BOARDS = [(m, n) for m in range(1, 5) for n in range(1, 5) if m * n <= 9]
+# Kalah(4,2)'s brute force takes 20-26 s a rule on a slow host (the eighteenth session's): it
+# runs with the slow checks (-m slow); the default run keeps every smaller board.
+SMALL_BOARDS = [pytest.param(m, n, marks=pytest.mark.slow) if (m, n) == (4, 2) else (m, n)
+                for m in range(1, 5) for n in range(1, 5) if m * n <= 9]
 
 
 @pytest.mark.parametrize("m,n", SMALL_BOARDS)
