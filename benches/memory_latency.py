@@ -139,7 +139,11 @@ def main(argv=None):
           f"{os.getloadavg()[0]:.1f}")
     print(f"{'MB':>6}{'huge pages':>12}{'dependent':>11}{'independent':>13}{'in flight':>11}")
     for megabytes in args.sizes:
-        row = measure(megabytes, args.steps, args.repeats, args.small_pages)
+        try:
+            row = measure(megabytes, args.steps, args.repeats, args.small_pages)
+        except (OSError, MemoryError) as error:     # no room for the block: say so, no traceback
+            parser.exit(1, f"{parser.prog}: error: cannot allocate {megabytes} MB: "
+                           f"{error or 'out of memory'}\n")
         huge = "" if row["huge"] is None else f"{100 * row['huge']:.0f} %"
         print(f"{megabytes:>6}{huge:>12}{row['dependent']:>11.1f}{row['independent']:>13.1f}"
               f"{row['dependent'] / row['independent']:>11.1f}", flush=True)

@@ -42,3 +42,12 @@ def test_a_size_below_one_megabyte_is_refused_before_any_memory_is_asked_for():
     assert run.returncode == 2
     assert "error: sizes >= 1 MB" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_a_block_the_machine_cannot_hold_is_one_line_and_exit_1():
+    """953 TB: more than a 64-bit process can map, whatever the overcommit setting."""
+    run = subprocess.run([sys.executable, "benches/memory_latency.py", "--sizes", "1000000000"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [run.stderr.strip()]
+    assert "error: cannot allocate 1000000000 MB" in run.stderr
