@@ -4,9 +4,9 @@
                                      [--repeats 3] [--small-pages]
 
 The exact search waits on its transposition table about once a node (``benches/README.md``:
-two thirds of ``negamax``'s samples sit after a bucket's prefetch), so its time per node, and
-every ratio against a peer that also waits on memory, moves with this figure from host to host.
-Run it beside a comparison to say which kind of host the comparison ran on.
+half to two thirds of ``negamax``'s samples sit after a bucket's prefetch), so its time per
+node, and every ratio against a peer that also waits on memory, moves with this figure from host
+to host. Run it beside a comparison to say which kind of host the comparison ran on.
 
 Per size, a block of that many MB is allocated as the search's table is (anonymous memory,
 huge pages asked for, ``kernels._memory.huge_page_memory``) and filled with one random cycle
