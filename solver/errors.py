@@ -1,6 +1,9 @@
 """Errors a user can cause, and how a user can end a game. The CLI prints an error's message on
 one line and exits with code 2; a game left at the prompt ends with code 0. (Here, not beside
 the code that raises them: the CLI catches them without importing that code.)"""
+import os
+import stat
+import sys
 
 
 class InputError(ValueError):
@@ -20,9 +23,6 @@ def read_input_file(path: str, what: str, dash_is_stdin: bool = True) -> bytes:
     """The bytes of the ``what`` file at ``path`` (``-``: standard input, unless
     ``dash_is_stdin`` is false), or an InputError when it cannot be read, is a device, or holds
     more than MAX_INPUT_BYTES."""
-    import os
-    import stat
-    import sys
     try:
         if path == "-" and dash_is_stdin:
             if sys.stdin is None:

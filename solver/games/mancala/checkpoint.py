@@ -13,15 +13,13 @@ nodes and seconds of every run, so a proof finished over several runs reports it
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 from pathlib import Path
 
 from solver.errors import InputError, read_input_file
 from solver.games.mancala.rules import Rules
-from tables.format import temporary_path
+from tables.format import atomic_file
 
 FORMAT = "solver-kalah-proof-checkpoint"
 VERSION = 1
@@ -106,19 +104,12 @@ class Checkpoint:
         body = json.dumps(self._content(), sort_keys=True)
         text = json.dumps(dict(sha256=_digest(body), checkpoint=json.loads(body)),
                           sort_keys=True, indent=1)
-        temporary = temporary_path(self.path)
         try:
-            with open(temporary, "w") as out:
-                out.write(text + "\n")
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, self.path)
+            with atomic_file(self.path) as out:
+                out.write((text + "\n").encode("utf-8"))
         except OSError as error:
             raise InputError(f"checkpoint {self.path}: cannot write it: "
                              f"{error.strerror or error}") from None
-        finally:
-            with contextlib.suppress(OSError):     # e.g. a name too long to have been made
-                temporary.unlink(missing_ok=True)
 
     def _load(self) -> None:
         where = f"checkpoint {self.path}"
