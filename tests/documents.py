@@ -1,6 +1,16 @@
 """Editing a decoded JSON document in place, for tests that damage one field of a file."""
 
-DELETE = object()       # as a value: remove the field
+
+
+class _Delete:
+    """The DELETE sentinel; its fixed repr keeps parametrized test ids the same in every
+    process (pytest-xdist's workers must collect identical ids)."""
+
+    def __repr__(self) -> str:
+        return "DELETE"
+
+
+DELETE = _Delete()      # as a value: remove the field
 
 
 def edit(doc, path, value) -> None:

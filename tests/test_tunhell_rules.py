@@ -10,6 +10,7 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
+from documents import DELETE
 
 from solver.errors import InputError
 from solver.games import get as game_record
@@ -922,8 +923,6 @@ def start_position_doc(**changes) -> str:
             target[last] = value
     return json.dumps(doc)
 
-
-DELETE = object()
 
 
 @pytest.mark.parametrize("text, field", [
