@@ -597,7 +597,8 @@ def _proof_text(found) -> str:
             lines.append(f"{line.name:>8} {_bounds(line.lower, line.upper):>10}   {reply}")
     tables_used = f"endgame tables 1..{found.table_levels}" if found.table_levels else \
         "no endgame tables"
-    lines.append(f"\nnodes: {found.nodes:,}   nodes/s: {found.nodes_per_second:,.0f}   "
+    lines.append(f"\nnodes: {found.nodes:,} ({found.expanded:,} expanded)   "
+                 f"nodes/s: {found.nodes_per_second:,.0f}   "
                  f"time: {found.seconds:.2f} s   tasks: {found.tasks}   ({tables_used}; "
                  f"transposition table {found.table_mb} MB)")
     if found.checkpoint is not None:

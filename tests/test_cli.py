@@ -55,6 +55,14 @@ def test_the_text_counts_the_nodes_reached_and_expanded_as_the_json_does():
     assert f"nodes: {out['nodes']:,} ({out['expanded']:,} expanded)" in text
 
 
+def test_a_proof_counts_the_nodes_reached_and_expanded_in_the_text_as_in_the_json():
+    solve = ("solve", "mancala", "--pits", "4", "--stones", "3", "--no-tables")
+    text = run(*solve).stdout
+    out = run_json(*solve)
+    assert 0 < out["expanded"] < out["nodes"]
+    assert f"nodes: {out['nodes']:,} ({out['expanded']:,} expanded)" in text
+
+
 @pytest.mark.parametrize("method", [(), ("--mcts", "--simulations", "200")])
 def test_an_endgame_of_any_stone_count_is_searched_and_drawn(method):
     # 3 stones on a 6-pit board: no Kalah(6, n) starts with that many, yet it is a position

@@ -27,6 +27,7 @@ def test_a_cluster_proof_equals_the_local_proof(cluster, rules):
     on_cluster = api.solve(rules, tables=False, table_mb=16, scheduler=cluster.scheduler_address)
     local = api.solve(rules, tables=False)
     assert on_cluster.finished and values(on_cluster) == values(local)
+    assert 0 < on_cluster.expanded < on_cluster.nodes   # the workers' counts come back too
 
 
 def test_the_command_line_solves_on_the_cluster(cluster):

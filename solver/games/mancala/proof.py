@@ -77,6 +77,7 @@ class Proof:
     upper: int
     openings: list[Line]
     nodes: int = 0
+    expanded: int = 0      # of ``nodes``, the positions whose moves were generated
     seconds: float = 0.0
     table_levels: int = 0
     table_mb: int = 0
@@ -115,7 +116,7 @@ class Proof:
                     capture_empty=self.rules.capture_empty, value=self.value, lower=self.lower,
                     upper=self.upper, move=self.move, finished=self.finished,
                     stopped=self.stopped, openings=[o.to_dict() for o in self.openings],
-                    nodes=self.nodes, seconds=round(self.seconds, 3),
+                    nodes=self.nodes, expanded=self.expanded, seconds=round(self.seconds, 3),
                     nodes_per_second=round(self.nodes_per_second),
                     table_levels=self.table_levels, table_mb=self.table_mb, tasks=self.tasks,
                     checkpoint=self.checkpoint)
@@ -146,7 +147,7 @@ def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
     such as a cluster's client: stopped "interrupted"). ``checkpoint`` (a
     :class:`~solver.games.mancala.checkpoint.Checkpoint`, with ``openings`` only): start from
     the bounds it holds and keep every change in it."""
-    start, nodes_before = time.perf_counter(), engine.nodes
+    start, nodes_before, expanded_before = time.perf_counter(), engine.nodes, engine.expanded
     banked, swing = (int(x) for x in engine.game.bounds(state))
     proof = Proof(rules, banked - swing, banked + swing, [], side=side)
     if openings:
@@ -161,6 +162,7 @@ def prove_game(engine, state, rules: Rules, *, max_seconds: float | None = None,
 
     def spent() -> None:
         proof.nodes, proof.seconds = engine.nodes - nodes_before, time.perf_counter() - start
+        proof.expanded = engine.expanded - expanded_before
 
     def interrupted() -> bool:
         return ctrl_c.pressed or (stop is not None and stop())
@@ -608,6 +610,7 @@ def _record(proof: Proof, task: _Task, result: dict) -> None:
         task.line.reply = result["reply"]
         task.line.reply_by = SIDE_NAMES[task.side]
     proof.nodes += result["nodes"]
+    proof.expanded += result["expanded"]
     proof.table_levels = max(proof.table_levels, result["levels"])
 
 
@@ -637,6 +640,7 @@ def prove_line(pits: int, stones: int, capture_empty: bool, line: list[int], tab
                        side=pos.to_move, openings=False, stop=_event_watch(stop_events),
                        progress=_reporter(report))
     return dict(lower=proof.lower, upper=proof.upper, reply=proof.move, nodes=proof.nodes,
+                expanded=proof.expanded,
                 levels=0 if found is None else found.max_swing)
 
 
