@@ -142,6 +142,20 @@ def test_a_search_on_memory_a_larger_search_left_gives_the_answer_of_fresh_memor
     assert not mcts._kept
 
 
+def test_searches_of_other_thread_counts_in_turn_find_their_memory_again():
+    """A search takes the blocks it needs from those kept and leaves the others kept, so two
+    kinds of search in turn (two bots of a match) allocate nothing after their first round."""
+    mcts.release_memory()
+    for threads in (1, 2):
+        mcts_best_move(simulations=20_000, seed=3, threads=threads)
+    first_round = {id(raw) for raw in mcts._kept}
+    assert len(first_round) == 2
+    for threads in (1, 2, 1, 2):
+        mcts_best_move(simulations=20_000, seed=3, threads=threads)
+        assert {id(raw) for raw in mcts._kept} == first_round
+    mcts.release_memory()
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_search_run_in_slices_grows_the_tree_one_call_grows(monkeypatch, threads):
     """A search for a number of simulations runs in compiled slices (so that Ctrl-C can act

@@ -171,8 +171,8 @@ class _Block:
 # 4 Dec 2026, which gives freed memory back to its host, 0.25-0.3 s of page faults in a
 # 2 M-simulation search (2.5 s) that followed a pause (benches/README.md, "Twelfth session").
 # OpenSpiel's allocator keeps its freed nodes in its heap, as small blocks are kept by ours; this
-# keeps the large ones too: the blocks of the last search that finished, at most KEPT_BYTES_MAX
-# together (release_memory() lets them go).
+# keeps the large ones too: the blocks of the last searches that finished, newest first, at most
+# KEPT_BYTES_MAX together (release_memory() lets them go).
 KEPT_BYTES_MAX = DEFAULT_MEMORY_MB << 20
 _kept: list[np.ndarray] = []
 _kept_lock = threading.Lock()
@@ -189,22 +189,23 @@ def _zeroed_bytes(size: int) -> np.ndarray:
 
 
 def _keep_blocks(trees: list[Tree]) -> None:
-    """Zero the finished trees' used rows and keep their blocks for the next search, in place of
-    the blocks kept before (within KEPT_BYTES_MAX)."""
+    """Zero the finished trees' used rows and keep their blocks for the next search, then the
+    blocks kept before that this search did not take, while they fit in KEPT_BYTES_MAX: searches
+    of other sizes or thread counts in turn (two bots in one match) each find theirs again."""
     for tree in trees:
         tree.block.clear(int(tree.meta[k.NODES]))
     blocks = sorted((tree.block.raw for tree in trees), key=lambda r: r.size, reverse=True)
-    kept, total = [], 0
-    for raw in blocks:
-        if total + raw.size <= KEPT_BYTES_MAX:
-            kept.append(raw)
-            total += raw.size
     with _kept_lock:
+        kept, total = [], 0
+        for raw in blocks + _kept:
+            if total + raw.size <= KEPT_BYTES_MAX:
+                kept.append(raw)
+                total += raw.size
         _kept[:] = kept
 
 
 def release_memory() -> None:
-    """Let go of the memory kept from the last search (it is kept for the next one)."""
+    """Let go of the memory kept from the last searches (it is kept for the next ones)."""
     with _kept_lock:
         _kept.clear()
 
