@@ -1,7 +1,6 @@
 """Editing a decoded JSON document in place, for tests that damage one field of a file."""
 
 
-
 class _Delete:
     """The DELETE sentinel; its fixed repr keeps parametrized test ids the same in every
     process (pytest-xdist's workers must collect identical ids)."""

@@ -924,7 +924,6 @@ def start_position_doc(**changes) -> str:
     return json.dumps(doc)
 
 
-
 @pytest.mark.parametrize("text, field", [
     ("{not json", "not valid JSON"),
     (start_position_doc(game="chess"), "game"),
