@@ -10,7 +10,7 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
-from documents import DELETE
+from documents import DELETE, edit
 
 from solver.errors import InputError
 from solver.games import get as game_record
@@ -909,18 +909,8 @@ def test_positions_round_trip_through_json():
 
 def start_position_doc(**changes) -> str:
     doc = json.loads(to_json(information_set(new_game(Rules(2), seed=4), 0)))
-    for path, value in changes.items():
-        target = doc
-        keys = path.split("__")
-        for key in keys[:-1]:
-            target = target[int(key)] if isinstance(target, list) else target[key]
-        last = keys[-1]
-        if value is DELETE:
-            del target[last]
-        elif isinstance(target, list):
-            target[int(last)] = value
-        else:
-            target[last] = value
+    for path, value in changes.items():   # seats__1__loot: doc["seats"][1]["loot"]
+        edit(doc, [int(key) if key.isdigit() else key for key in path.split("__")], value)
     return json.dumps(doc)
 
 
