@@ -436,6 +436,11 @@ def main(argv=None) -> int:
     for simulations, (theirs, ours) in mcts_rates.items():
         print(f"    {simulations:,} sims, every repeat: OpenSpiel {listed(theirs)}; "
               f"ours {listed(ours)}")
+        if threaded_rates.get(simulations):
+            # The threaded figure swings with what the shared host gives the second core:
+            # every repeat shows whether one slow pair or all of them set the median.
+            print(f"    {simulations:,} sims, ours with {args.threads} threads, every repeat: "
+                  f"{listed(threaded_rates[simulations])}")
     print()
     print("perft from the start (ours capture_empty=False vs OpenSpiel walk):")
     for depth, ours, theirs in perft_rows:
