@@ -58,7 +58,7 @@ from kernels.alphabeta_layout import (  # noqa: F401
     ABORTED, ABORTED_MOVE, BOUND_BIAS, BUCKET, ETC_CUTOFFS, ETC_MIN_SWING, ETC_SWING, EXACT, EXPANDED,
     HEURISTIC_BIT, HEURISTIC_LEAVES, HISTORY, HISTORY_LIMIT, IN_USE_BIT, INFINITY, MAX_PLY,
     MAX_PLY_SEEN, NO_ENTRY, NO_ETC, NO_LOWER, NO_MOVE, NO_ORDERING, NO_TABLE, NO_UPPER,
-    NODE_LIMIT, NODES, OPTIONS, PROBE_MAX, ROOT_MOVE, STATS, STATS_SIZE, TABLE_HITS,
+    NODE_LIMIT, NODES, OPTIONS, PEEK_MARGIN, PROBE_MAX, ROOT_MOVE, STATS, STATS_SIZE, TABLE_HITS,
     TABLE_OFFSETS, TT_HITS, TT_MIN_SWING, WORK_SHAPE, new_table, new_workspace, stats_of)
 from kernels.contract import (CHILD0, CHILD1, EXPANSION_WIDTH, EXTRA_TURN, GAIN_BIAS, GAIN_SHIFT,
                               GAME_OVER, INFO, MAX_MOVES, MOVE, ORDER)
@@ -260,6 +260,37 @@ def _etc_cutoff(row, count, depth, beta, bounds, mask0, mask1, tt):
     return np.int64(-INFINITY), np.int64(0)
 
 
+@kernel(types.UniTuple(types.int64, 2)(types.int64[::1], types.int64, types.int64,
+                                       fn(GAME["bounds"]), fn(GAME["score"]),
+                                       fn(GAME["probe"]), types.int64, types.int8[::1],
+                                       types.int64[::1]))
+def _peek_cutoff(row, count, beta, bounds, score, probe, probe_max, tables, offsets):
+    """(value, probed) from the first child of an expanded ply whose exact value, known without
+    searching it (a finished game's score, or the endgame tables' value of a child within
+    ``probe_max`` stones), proves the parent's value >= ``beta``; (-INFINITY, 0) if none does.
+    ``probed``: 1 when the tables gave that value."""
+    for i in range(count):
+        info = row[INFO + i]
+        child = (np.uint64(row[CHILD0 + i]), np.uint64(row[CHILD1 + i]))
+        probed = np.int64(0)
+        if info & GAME_OVER:
+            value = score(child)
+        else:
+            fixed, spread = bounds(child)
+            if spread > probe_max:
+                continue
+            value = probe(child, tables, offsets)
+            if value == NO_ENTRY:
+                continue
+            value += fixed
+            probed = np.int64(1)
+        if not info & EXTRA_TURN:
+            value = -value
+        if value >= beta:
+            return value, probed
+    return np.int64(-INFINITY), np.int64(0)
+
+
 @kernel(GAME["probe"])
 def no_probe(state, data, offsets):
     """The probe of a search without endgame tables."""
@@ -359,6 +390,14 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
                                      np.uint64(row[CHILD1 + i]) & mask1, tt)
             prefetch_row(tt, child_bucket)
             row[BUCKET + i] = child_bucket
+    # Step 3a. Peek (with endgame tables, a few stones above them, not at the root): a finished
+    # game or a child the tables value that already refutes this window settles the node.
+    if ply > 0 and stats[PROBE_MAX] >= 0 and spread <= stats[PROBE_MAX] + PEEK_MARGIN:
+        peeked, probed = _peek_cutoff(row, count, beta, bounds, score, probe, stats[PROBE_MAX],
+                                      tables, work[MAX_PLY, TABLE_OFFSETS:])
+        if peeked > -INFINITY:
+            stats[TABLE_HITS] += probed
+            return peeked
     # Step 3b. Enhanced transposition cutoff: a child whose stored bound already refutes this
     # window (value >= beta) settles the node without searching anything. Done after every
     # child's bucket was prefetched, so the loads overlap, and only where the subtree is worth

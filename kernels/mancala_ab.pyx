@@ -80,6 +80,7 @@ cdef enum:
     INFINITE = 1048576          # INFINITY (a C macro name)
     HISTORY_LIMIT = 4194304
     TT_MIN_SWING = 4
+    PEEK_MARGIN = 8
     NODES = 0
     NODE_LIMIT = 1
     ABORTED = 2
@@ -126,7 +127,8 @@ COMPILED_CONSTANTS = dict(
     MAX_MOVES=MAX_MOVES, EXTRA_TURN=EXTRA_TURN, CAPTURE=CAPTURE, GAME_OVER=GAME_OVER,
     GAIN_SHIFT=GAIN_SHIFT, GAIN_BIAS=GAIN_BIAS, MOVE=MOVE, ORDER=ORDER, INFO=INFO, CHILD0=CHILD0,
     CHILD1=CHILD1, EXPANSION_WIDTH=EXPANSION_WIDTH, EXACT=EXACT, MAX_PLY=MAX_PLY,
-    INFINITY=INFINITE, HISTORY_LIMIT=HISTORY_LIMIT, TT_MIN_SWING=TT_MIN_SWING, NODES=NODES,
+    INFINITY=INFINITE, HISTORY_LIMIT=HISTORY_LIMIT, TT_MIN_SWING=TT_MIN_SWING,
+    PEEK_MARGIN=PEEK_MARGIN, NODES=NODES,
     NODE_LIMIT=NODE_LIMIT, ABORTED=ABORTED, MAX_PLY_SEEN=MAX_PLY_SEEN, TT_HITS=TT_HITS,
     ROOT_MOVE=ROOT_MOVE, HEURISTIC_LEAVES=HEURISTIC_LEAVES, OPTIONS=OPTIONS,
     TABLE_HITS=TABLE_HITS, PROBE_MAX=PROBE_MAX, ETC_CUTOFFS=ETC_CUTOFFS, ETC_SWING=ETC_SWING,
@@ -565,6 +567,37 @@ cdef int64_t etc_cutoff(Context* c, int64_t* row, int64_t count, int64_t depth, 
     return -INFINITE
 
 
+cdef int64_t peek_cutoff(Context* c, int64_t* row, int64_t count, int64_t beta,
+                         int64_t* probed) noexcept nogil:
+    """kernels.alphabeta._peek_cutoff: the value of the first child whose exact value, known
+    without a search (a finished game, or the endgame tables), proves the parent >= beta,
+    ``probed`` 1 if the tables gave it; -INFINITY if none does."""
+    cdef int64_t i, info, value, fixed, swing
+    cdef State child
+    for i in range(count):
+        info = row[INFO + i]
+        child.mover = <uint64_t>row[CHILD0 + i]
+        child.other = <uint64_t>row[CHILD1 + i]
+        probed[0] = 0
+        if info & GAME_OVER:
+            value = score(child)
+        else:
+            fixed = bounds(child, &swing)
+            if swing > c.stats[PROBE_MAX]:
+                continue
+            value = probe(c, child)
+            if value == NO_ENTRY:
+                continue
+            value += fixed
+            probed[0] = 1
+        if not info & EXTRA_TURN:
+            value = -value
+        if value >= beta:
+            return value
+    probed[0] = 0
+    return -INFINITE
+
+
 # --- the search: kernels.alphabeta.search, prove, keeps_value, exact_line ----------------------
 
 cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int64_t beta,
@@ -573,7 +606,7 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     cdef int64_t* stats = c.stats
     cdef int64_t* row
     cdef int64_t heuristic_before, fixed, spread, slot, tt_move, lower_field, upper_field
-    cdef int64_t lower, upper, count, i, move, info, order, child_bucket, refuted, guessed
+    cdef int64_t lower, upper, count, i, move, info, order, child_bucket, refuted, guessed, probed
     cdef int64_t original_alpha, best, best_move, next_depth, nodes_before, value, work_done
     cdef int64_t next_child, next_waiting, waiting
     cdef int64_t deferred[MAX_PITS]
@@ -664,6 +697,12 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
                                      (<uint64_t>row[CHILD1 + i]) & c.mask1)
             prefetch(c.tt + 4 * child_bucket)
             row[BUCKET + i] = child_bucket
+    # Step 3a. Peek (with endgame tables, a few stones above them, not at the root).
+    if ply > 0 and stats[PROBE_MAX] >= 0 and spread <= stats[PROBE_MAX] + PEEK_MARGIN:
+        refuted = peek_cutoff(c, row, count, beta, &probed)
+        if refuted > -INFINITE:
+            stats[TABLE_HITS] += probed
+            return refuted
     # Step 3b. Enhanced transposition cutoff (not at the root, only where the swing is large).
     if use_tt and ply > 0 and spread > stats[ETC_SWING] and not stats[OPTIONS] & NO_ETC:
         refuted = etc_cutoff(c, row, count, depth, beta, &guessed)

@@ -337,6 +337,41 @@ def test_searches_that_probe_endgame_tables_stay_the_same(rng, small_tables):
     assert hits > 0
 
 
+def test_a_node_just_above_the_tables_is_settled_by_a_child_they_value(rng, small_tables):
+    """Below the root, a node at most PEEK_MARGIN stones above the tables first looks at the
+    children known without a search (held by the tables, or finished games): when one of them
+    reaches beta, the node returns its value at once, one node on both kernels."""
+    m, capture_empty, tables = small_tables
+    settled = 0
+    for _ in range(300):
+        stones = rng.randrange(tables.max_level + 1, tables.max_level + layout.PEEK_MARGIN + 1)
+        pos = replace(random_position(rng, m, stones), capture_empty=capture_empty)
+        state = api.to_packed(pos)
+        known = []          # those children's values, from the side to move's view
+        for move in reference.legal_actions(pos):
+            lane = api.lane_of(move, pos.to_move, m)
+            child, info = cython_ab.game_play(state, lane)
+            if info & contract.GAME_OVER:
+                value = cython_ab.game_score(child)
+            elif cython_ab.game_bounds(child)[1] <= tables.max_level:
+                banked, _ = cython_ab.game_bounds(child)
+                value = banked + table_probe.probe(child, tables.data, tables.offsets)
+            else:
+                continue
+            known.append(value if info & contract.EXTRA_TURN else -value)
+        if not known:
+            continue
+        beta = max(known)
+        for kernel, args in ((numba_ab, numba_args), (cython_ab, cython_args)):
+            tt, work = context(1024, tables=tables)
+            value = kernel.search(state, layout.EXACT, beta - 1, beta, 1, -1,
+                                  *args(state, tt, work, tables))
+            assert value == beta, describe(pos)
+            assert layout.stats_of(work)[layout.NODES] == 1, describe(pos)
+        settled += 1
+    assert settled >= 10
+
+
 def test_best_move_with_tables_gives_the_same_answer_on_both_backends(tmp_path):
     from solver import tables
     tables.build(10, directory=tmp_path, pits=4)
