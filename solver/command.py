@@ -7,8 +7,10 @@ records the press as well as raising KeyboardInterrupt: an interrupt raised insi
 can leave a half-initialised module behind (a later AttributeError), and one raised inside a
 compiled callback can be swallowed ("Exception ignored"). ``main`` then reports the press
 instead of what followed it. Inside Numba's own code the press is recorded and delivered again
-a moment later instead (:func:`_press`).
+a moment later instead (:func:`_press`), and so is one that lands in a finaliser
+(:func:`_unraisable`).
 """
+import _thread
 import os
 import signal
 import sys
@@ -64,6 +66,24 @@ def _deliver_later(main_thread: int) -> None:
     _end_now()
 
 
+def _unraisable(info) -> None:
+    """``sys.unraisablehook``: an exception Python cannot raise where it happened (in a
+    finaliser such as a mapping's ``__del__``, or a weakref callback). A Ctrl-C that landed
+    there would be printed as "Exception ignored" with a traceback, and lost: a table build went
+    on to its end. Delivered again instead, RETRY_SECONDS later (from another thread: a signal
+    made pending here would be handled inside this hook, unraisable again); should it land in a
+    finaliser again, this comes round once more. Anything else goes to Python's own hook."""
+    if isinstance(info.exc_value, KeyboardInterrupt):
+        threading.Thread(target=_interrupt_soon, name="ctrl-c", daemon=True).start()
+        return
+    sys.__unraisablehook__(info)
+
+
+def _interrupt_soon() -> None:
+    time.sleep(RETRY_SECONDS)
+    _thread.interrupt_main()
+
+
 def _end_now() -> None:
     print("solver: interrupted", file=sys.stderr, flush=True)
     os._exit(130)
@@ -87,6 +107,7 @@ def run() -> None:
     its traceback."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # not ignored (nohup, &)
         signal.signal(signal.SIGINT, _press)
+        sys.unraisablehook = _unraisable
     try:
         from solver.cli import EXIT_INTERRUPTED, main
     except KeyboardInterrupt:

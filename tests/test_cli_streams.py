@@ -124,3 +124,30 @@ def test_a_watched_ctrl_c_is_delivered_once_out_of_numba_or_ends_the_command(sec
                            timeout=60)
     assert (ended.returncode, ended.stdout) == (code, out)
     assert ended.stderr == ("solver: interrupted\n" if code else "")
+
+
+PRESS_IN_A_FINALISER = """
+import os, signal, sys, time
+from solver import command
+signal.signal(signal.SIGINT, command._press)
+sys.unraisablehook = command._unraisable
+class Mapping:
+    def __del__(self):          # Ctrl-C arrives while a finaliser runs
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)
+try:
+    Mapping()
+    time.sleep(5)
+    print("lost")
+except KeyboardInterrupt:
+    print("delivered")
+"""
+
+
+def test_ctrl_c_in_a_finaliser_is_delivered_after_it_not_printed_and_lost():
+    """Python cannot raise an exception out of ``__del__``: it prints "Exception ignored" and a
+    traceback and drops it (a table build once went on to its end). The press is delivered
+    again as soon as the finaliser returns."""
+    ended = subprocess.run([sys.executable, "-c", PRESS_IN_A_FINALISER], capture_output=True,
+                           text=True, timeout=60)
+    assert (ended.returncode, ended.stdout, ended.stderr) == (0, "delivered\n", "")
