@@ -39,7 +39,7 @@ ETC_OFF_SWING = 1 << 20
 # the same). Closer to the tables every child is answered at once anyway; further above them
 # few children are within the tables. Kalah(6,4) from the start, one thread, paired wall time
 # against no peek (benches/README.md, twenty-first session): levels <= 20 0.92x (21.2 M nodes
-# to 15.8 M), <= 24 0.83x and 0.92x, <= 16 0.97x.
+# to 15.8 M), <= 24 0.83x and 0.92x, <= 16 1.01x (8 pairs: no difference either way).
 PEEK_MARGIN = 8
 
 # stats[] slots. NODES counts every position a search reaches (a call, or a finished child);
