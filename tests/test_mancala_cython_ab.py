@@ -351,10 +351,10 @@ def test_a_node_just_above_the_tables_is_settled_by_a_child_they_value(rng, smal
         for move in reference.legal_actions(pos):
             lane = api.lane_of(move, pos.to_move, m)
             child, info = cython_ab.game_play(state, lane)
+            banked, swing = cython_ab.game_bounds(child)
             if info & contract.GAME_OVER:
                 value = cython_ab.game_score(child)
-            elif cython_ab.game_bounds(child)[1] <= tables.max_level:
-                banked, _ = cython_ab.game_bounds(child)
+            elif swing <= tables.max_level:
                 value = banked + table_probe.probe(child, tables.data, tables.offsets)
             else:
                 continue
