@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from solver.errors import InputError
+from solver.errors import InputError, check_writable
 
 POSITIONS_DIR = Path(__file__).resolve().parent / "data" / "positions"
 BENCH_VERSION = 2
+MAX_DEPTH = 40      # a bench search deeper than this runs for hours, not seconds
 
 
 @dataclass
@@ -134,8 +135,8 @@ def run_bench(games: list[str] | None = None, depth: int | None = None,
     if unknown:
         raise InputError(f"no benchmark for {', '.join(unknown)}; known: "
                          f"{', '.join(registry.GAMES)}")
-    if depth is not None and not 1 <= depth <= 40:
-        raise InputError(f"bench depth must be 1..40, got {depth}")
+    if depth is not None and not 1 <= depth <= MAX_DEPTH:
+        raise InputError(f"bench depth must be 1..{MAX_DEPTH}, got {depth}")
     if threads < 1:
         raise InputError(f"threads must be at least 1, got {threads}")
     report = BenchReport(settings=dict(games=games, depth=depth, threads=threads, rules_versions={
@@ -181,34 +182,17 @@ def plot(report: BenchReport, path: str) -> None:
 
 def check_output(path: str) -> None:
     """Refuse, before the run, a file the run could not write at its end."""
-    import os
-    target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        raise InputError(f"cannot write {path}: it is a folder")
-    if not folder.is_dir():
-        raise InputError(f"cannot write {path}: no folder {str(folder)!r}")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write {path}: the folder is not writable")
-    # the very file save() starts with (its temporary), so that a folder that refuses files or
-    # a name too long fails now, not after the run
-    from tables.format import temporary_path
-    probe = temporary_path(target)
-    try:
-        with open(probe, "wb"):
-            pass
-        probe.unlink()
-    except OSError as error:
-        raise InputError(f"cannot write {path}: {error.strerror or error}") from None
+    check_writable(path, path)
 
 
 def save(report: BenchReport, path: str) -> None:
-    """Written whole or not at all (a temporary file renamed over ``path``)."""
+    """Written whole or not at all (a temporary file renamed over ``path``, or over the file a
+    symbolic link ``path`` names)."""
     import json
 
     from tables.format import atomic_file
     try:
-        with atomic_file(Path(path)) as out:
+        with atomic_file(check_writable(path, path)) as out:
             out.write((json.dumps(report.to_dict(), indent=1) + "\n").encode())
     except OSError as error:
         raise InputError(f"cannot write {path}: {error.strerror}") from None
@@ -221,16 +205,24 @@ def load(path: str) -> dict:
     data = read_input_file(path, "baseline")
     try:
         saved = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):   # not UTF-8, not JSON, or a 5,000-digit number
         raise InputError(f"baseline {path} is not a bench report (not JSON)") from None
     if not isinstance(saved, dict) or not isinstance(saved.get("rows"), list):
         raise InputError(f"baseline {path} is not a bench report (no rows)")
+    seen = set()
     for number, row in enumerate(saved["rows"], 1):
         problem = _row_problem(row)
+        key = problem or (row["game"], row["search"], row["position"])
+        if not problem and key in seen:
+            problem = f"{'/'.join(key)} again"
         if problem:
             raise InputError(f"baseline {path} is not a bench report (row {number}: {problem})")
+        seen.add(key)
     if not isinstance(saved.get("settings", {}), dict):
         raise InputError(f"baseline {path} is not a bench report (settings is not an object)")
+    if saved.get("version") != BENCH_VERSION:   # its rows may mean something else
+        raise InputError(f"baseline {path} is not a version-{BENCH_VERSION} bench report: save "
+                         "a new one with this solver")
     return saved
 
 

@@ -14,9 +14,10 @@ import json
 import sys
 
 from solver import games as registry
+from solver.bench import MAX_DEPTH as BENCH_MAX_DEPTH
 from solver.errors import GameAbandoned, InputError, read_input_file
 from solver.options import (COUNT_MAX, SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option, add_options,
-                            count, scheduler, seconds, seed, values, whole)
+                            count, folder, scheduler, seconds, seed, values, whole)
 from tables.errors import TableError
 from tables.index import MAX_LEVEL
 
@@ -74,7 +75,7 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     _perft_command(commands)
     bench = commands.add_parser("bench", help="profile search speed on fixed positions")
     bench.add_argument("games", nargs="*", metavar="GAME", help="games to run (default: all)")
-    bench.add_argument("--depth", type=whole(1, 64, "the depth"), metavar="D",
+    bench.add_argument("--depth", type=whole(1, BENCH_MAX_DEPTH, "the depth"), metavar="D",
                        help="search depth (default: each search's own)")
     bench.add_argument("--threads", type=whole(1, THREADS_MAX, "threads"), default=1, metavar="T",
                        help="threads (default 1)")
@@ -304,9 +305,11 @@ def _solve_command(commands):
     mancala.add_argument("--stones", type=whole(1, 127, "stones per pit"), default=4,
                          metavar="N")
     mancala.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
-    mancala.add_argument("--tables", metavar="DIR", help="endgame tables (default: the per-user "
-                         "table folder's, if built)")
-    mancala.add_argument("--no-tables", action="store_true", help="probe no endgame tables")
+    which_tables = mancala.add_mutually_exclusive_group()
+    which_tables.add_argument("--tables", type=folder, metavar="DIR", help="endgame tables "
+                              "(default: the per-user table folder's, if built)")
+    which_tables.add_argument("--no-tables", action="store_true",
+                              help="probe no endgame tables")
     mancala.add_argument("--table-mb", type=whole(1, TABLE_MB_MAX, "--table-mb"), metavar="MB",
                          help="transposition table size")
     mancala.add_argument("--max-seconds", type=_seconds_arg, metavar="S", help="stop after "
@@ -407,7 +410,7 @@ def _tables_commands(commands):
     probe.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
     probe.set_defaults(run=_tables_probe)
     for parser in (build, info, verify, probe):
-        parser.add_argument("--dir", metavar="DIR", help="table folder (default: "
+        parser.add_argument("--dir", type=folder, metavar="DIR", help="table folder (default: "
                             "$XDG_DATA_HOME/solver/tables or ~/.local/share/solver/tables)")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
     build.add_argument("--pits", type=whole(1, 6, "pits per side"), default=6, metavar="M",
@@ -635,7 +638,7 @@ def main(argv=None) -> int:
     except BrokenPipeError:     # the reader went away (`| head`): say nothing more
         return EXIT_BROKEN_PIPE
     except OutputError as error:
-        print(f"solver: error: {error}", file=sys.stderr)
+        print(f"solver: error: {_one_line(error)}", file=sys.stderr)
         return 1
     except MemoryError:
         print("solver: error: out of memory (ask for less: --table-mb, --memory-mb, a budget)",
@@ -682,8 +685,14 @@ def run() -> None:
     run_command()
 
 
+LONGEST_ERROR = 400     # characters: a 100 kB option value is shown by its two ends
+
+
 def _one_line(error: Exception) -> str:
-    return " ".join(str(error).split())
+    text = " ".join(str(error).split())
+    if len(text) > LONGEST_ERROR:
+        text = f"{text[:LONGEST_ERROR - 100]} ... {text[-60:]} ({len(text):,} characters)"
+    return text
 
 
 if __name__ == "__main__":

@@ -105,6 +105,9 @@ def run() -> None:
     files are fsynced and renamed) and its Dask client. So flush the two streams and
     ``os._exit``. An exception that escapes ``main`` (a bug) still ends the normal way, with
     its traceback."""
+    for stream in (sys.stdout, sys.stderr):     # a path an ASCII terminal cannot show: \xe9
+        if stream is not None and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # not ignored (nohup, &)
         signal.signal(signal.SIGINT, _press)
         sys.unraisablehook = _unraisable

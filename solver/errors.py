@@ -29,9 +29,9 @@ def read_input_file(path: str, what: str, dash_is_stdin: bool = True) -> bytes:
                 raise InputError(f"cannot read the {what} from standard input: it is closed")
             data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         else:
-            mode = os.stat(path).st_mode
-            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-                raise InputError(f"cannot read {what} {path}: it is a device, not a file")
+            problem = _not_a_file(os.stat(path).st_mode)
+            if problem:     # a pipe would wait for a writer for ever
+                raise InputError(f"cannot read {what} {path}: it is {problem}, not a file")
             with open(path, "rb") as handle:
                 data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
@@ -39,3 +39,45 @@ def read_input_file(path: str, what: str, dash_is_stdin: bool = True) -> bytes:
     if len(data) > MAX_INPUT_BYTES:
         raise InputError(f"{what} {path} is larger than {MAX_INPUT_BYTES >> 20} MB: not one")
     return data
+
+
+def _not_a_file(mode: int) -> str | None:
+    """What a path whose ``st_mode`` is ``mode`` is, if not a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    return "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
+
+
+def check_writable(path, what: str):
+    """The file a command will write at ``path`` (a symbolic link followed, so that the link
+    stays and its target is written), checked before the run: an InputError if it exists and is
+    not a regular file (a device, a pipe: the write renames a new file over it), or if its folder
+    does not take a new file. The write itself is atomic (``tables.format.atomic_file``)."""
+    from pathlib import Path
+
+    from tables.format import temporary_path
+    target = Path(os.path.realpath(path))
+    try:
+        problem = _not_a_file(os.stat(target).st_mode)
+    except FileNotFoundError:
+        problem = None
+    except OSError as error:
+        raise InputError(f"cannot write {what}: {error.strerror or error}") from None
+    if problem:
+        raise InputError(f"cannot write {what}: it is {problem}, not a file")
+    if not target.parent.is_dir():
+        raise InputError(f"cannot write {what}: no folder {str(target.parent)!r}")
+    probe = temporary_path(target)  # the very file the write starts with: a folder that
+    try:                            # refuses files, or a name too long, fails now
+        with open(probe, "wb"):
+            pass
+        probe.unlink()
+    except OSError as error:
+        raise InputError(f"cannot write {what}: {error.strerror or error}") from None
+    return target

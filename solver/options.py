@@ -34,9 +34,16 @@ def seconds(text: str) -> float:
     return value
 
 
+def is_digits(text: str) -> bool:
+    """Is ``text`` a whole number in ASCII digits, short enough for ``int``? (``str.isdigit``
+    also passes '²' and '①', which ``int`` refuses, and any length, where ``int`` stops at 4,300
+    digits.)"""
+    return text.isascii() and text.isdigit() and len(text) <= 20
+
+
 def _whole(text: str, low: int, high: int, what: str) -> int:
     text = str(text).strip()
-    if not text.lstrip("+-").isdigit() or len(text) > 20:
+    if not is_digits(text.lstrip("+-")) or len(text) > 20:
         raise InputError(f"{what} must be a whole number {low}..{high}, got {text!r}")
     value = int(text)
     if not low <= value <= high:
@@ -68,6 +75,13 @@ def whole(low: int, high: int, what: str = "the value") -> Callable[[str], int]:
             raise OptionValueError(str(error)) from None
     parse.__name__ = what
     return parse
+
+
+def folder(text: str) -> str:
+    """A folder's name: not empty (which the system would read as the current folder)."""
+    if not text:
+        raise OptionValueError("a folder name must not be empty")
+    return text
 
 
 def scheduler(text: str) -> str:
@@ -172,10 +186,24 @@ class Option:
             value = self.parse(text)
         except InputError as error:   # argparse then says "argument --flag: <why>"
             raise argparse.ArgumentTypeError(str(error)) from None
-        if self.choices and value not in self.choices:
-            raise InputError(f"{self.flag} must be one of {', '.join(map(str, self.choices))}, "
-                             f"got {text!r}")
+        if self.choices and value not in self.choices:   # argparse's own words otherwise
+            raise argparse.ArgumentTypeError(f"must be one of {', '.join(map(str, self.choices))},"
+                                             f" got {text!r}")
         return value
+
+
+def refuse_contradicting_rules(given: dict, options, position_rules) -> None:
+    """A position carries its rules: a rules option given with a value other than its default
+    that the position's rules contradict (``--players 3`` for a 2-player position) is an
+    InputError, not silently overruled. (An option left at its default cannot be told from
+    one not given, and is not checked.)"""
+    for option in options:
+        value, held = given.get(option.name), getattr(position_rules, option.name, None)
+        if value is None or value == option.default or held is None or value == held:
+            continue
+        shown = option.flag if option.parse is None else f"{option.flag} {value}"
+        raise InputError(f"{shown}: the position's rules have {option.name} {held!r}; a "
+                         "position carries its rules (leave the option out)")
 
 
 def add_options(parser, options) -> None:

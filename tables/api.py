@@ -47,9 +47,12 @@ DEFAULT_FAMILY = Family()  # Kalah(6, n), captures from empty pits, rules_versio
 
 
 def default_directory() -> Path:
-    """``$XDG_DATA_HOME/solver/tables``, else ``~/.local/share/solver/tables``."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                            "share")
+    """``$XDG_DATA_HOME/solver/tables``, else ``~/.local/share/solver/tables``. A relative
+    XDG_DATA_HOME is ignored, as the XDG specification says (it would move with the current
+    folder)."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "solver" / "tables"
 
 
@@ -223,10 +226,13 @@ class DirectoryInfo:
 def info(directory=None, rules_version: int = 1, pits: int | None = None) -> DirectoryInfo:
     """What a table directory holds: every table file's header (without reading the bodies),
     of every board or of ``pits`` only."""
+    named = directory is not None
     directory = _directory(directory)
     if pits is not None:
         pits = _pits(pits)
     if not directory.exists():
+        if named:   # a typo, not an empty folder; the per-user folder is made by a first build
+            raise TableError(f"no table folder {directory}")
         return DirectoryInfo(directory, [], [])
     glob = "mancala*" if pits is None else f"mancala{pits}-*"
     leftovers = sorted(p for p in directory.glob(glob) if _is_leftover(p.name))

@@ -1,6 +1,8 @@
 """The `solver` command given paths, files and streams no one should give it (the findings of
-the seventeenth session's fuzz campaign): each ends with one line on stderr and a non-zero exit,
-never a traceback, a hang or a read until memory runs out."""
+the seventeenth session's fuzz campaign, then of the twenty-second's): each ends with one line
+on stderr and a non-zero exit, never a traceback, a hang or a read until memory runs out."""
+import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -29,7 +31,7 @@ def test_a_checkpoint_whose_temporary_name_is_too_long_is_one_line(tmp_path):
     checkpoint = str(tmp_path / ("c" * 250))     # fits, but NAME.tmp-PID does not
     error = one_line_error(run("solve", "mancala", "--pits", "2", "--stones", "2", "--no-tables",
                                "--checkpoint", checkpoint))
-    assert "cannot write it" in error
+    assert "cannot write checkpoint" in error and "File name too long" in error
 
 
 @pytest.mark.parametrize("command", [
@@ -120,3 +122,190 @@ def test_a_report_file_that_cannot_be_made_fails_before_the_run(tmp_path):
     done = run("bench", "mancala", "--depth", "1", "--save", name)
     assert "File name too long" in one_line_error(done)
     assert done.stdout == ""                    # refused before any position was searched
+
+
+# --- the twenty-second session's fuzz campaign ----------------------------------------------
+
+def run_in(folder, *args, env=None, timeout=60):
+    return subprocess.run([*SOLVER, *args], capture_output=True, text=True, timeout=timeout,
+                          cwd=folder, env=env)
+
+
+@pytest.mark.parametrize("command", [
+    ["play", "mancala", "--pits", "2", "--stones", "1", "--bots", "mcts:²,random"],
+    ["play", "mancala", "--pits", "2", "--stones", "1", "--bots", "alphabeta:①,random"],
+    ["match", "funkel", "--games", "2", "--bots", "mc:²,random"],
+    ["play", "tunhell", "--bots", "ismcts:²,random"],
+    ["play", "mancala", "--pits", "2", "--stones", "1", "--bots", "mcts:" + "9" * 5000 + ",random"],
+])
+def test_a_bot_count_in_other_digits_or_thousands_of_them_is_one_line(command):
+    error = one_line_error(run(*command))
+    assert "bot" in error and len(error) < 500          # the 5,000 digits shown by their ends
+
+
+def test_a_whole_number_option_in_superscript_digits_says_what_it_wants():
+    assert "must be a whole number 1..6, got '²'" in one_line_error(run("best", "mancala",
+                                                                        "--pits", "²"))
+
+
+def test_a_choice_option_lists_the_choices():
+    error = one_line_error(run("new", "funkel", "--layout", "CROSSING"))
+    assert "must be one of pinwheel, crossing" in error
+
+
+@pytest.mark.parametrize("command", [
+    ["best", "funkel", "PIPE"],
+    ["bench", "mancala", "--depth", "1", "--baseline", "PIPE"],
+    ["solve", "mancala", "--pits", "2", "--stones", "1", "--no-tables", "--checkpoint", "PIPE"],
+    ["bench", "mancala", "--depth", "1", "--save", "PIPE"],
+])
+def test_a_named_pipe_is_refused_not_waited_on_or_replaced(tmp_path, command):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    done = run(*[str(pipe) if part == "PIPE" else part for part in command], timeout=60)
+    assert "it is a pipe, not a file" in one_line_error(done)
+    assert pipe.is_fifo()
+
+
+def test_a_report_saved_through_a_symbolic_link_updates_its_target(tmp_path):
+    target, link = tmp_path / "report.json", tmp_path / "link.json"
+    target.write_text("{}")
+    link.symlink_to(target.name)
+    done = run("bench", "mancala", "--depth", "1", "--save", str(link))
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and '"version"' in target.read_text()
+
+
+def test_a_baseline_with_a_number_of_thousands_of_digits_is_not_a_report(tmp_path):
+    baseline = tmp_path / "b.json"
+    baseline.write_text('{"rows": [], "version": ' + "9" * 5000 + "}")
+    error = one_line_error(run("bench", "mancala", "--depth", "1", "--baseline", str(baseline)))
+    assert "not a bench report (not JSON)" in error
+
+
+@pytest.mark.parametrize("version", [1, 3, "two", None])
+def test_a_baseline_of_another_version_is_refused(tmp_path, version):
+    baseline = tmp_path / "b.json"
+    baseline.write_text(json.dumps({"rows": [], "version": version}))
+    error = one_line_error(run("bench", "mancala", "--depth", "1", "--baseline", str(baseline)))
+    assert "not a version-2 bench report" in error
+
+
+def test_a_baseline_naming_one_position_twice_is_refused(tmp_path):
+    row = {"game": "mancala", "search": "alphabeta", "position": "x", "nodes": 1,
+           "nodes_per_second": 10}
+    baseline = tmp_path / "b.json"
+    baseline.write_text(json.dumps({"rows": [row, row], "version": 2}))
+    error = one_line_error(run("bench", "mancala", "--depth", "1", "--baseline", str(baseline)))
+    assert "mancala/alphabeta/x again" in error
+
+
+@pytest.mark.parametrize("command", [
+    ["tables", "build", "mancala", "--pits", "2", "--max-stones", "2", "--dir", ""],
+    ["tables", "info", "--dir", ""],
+    ["best", "mancala", "--depth", "4", "--tables", ""],
+    ["solve", "mancala", "--pits", "2", "--stones", "1", "--tables", ""],
+])
+def test_an_empty_folder_name_is_refused_not_read_as_the_current_folder(tmp_path, command):
+    error = one_line_error(run_in(tmp_path, *command))
+    assert "a folder name must not be empty" in error
+    assert list(tmp_path.iterdir()) == []             # no table files in the current folder
+
+
+def test_the_info_of_a_table_folder_that_does_not_exist_is_an_error(tmp_path):
+    error = one_line_error(run("tables", "info", "--dir", str(tmp_path / "typo")))
+    assert "no table folder" in error
+
+
+def test_python_m_solver_runs_from_inside_the_package_folder():
+    import solver
+    done = run_in(os.path.dirname(solver.__file__), "new", "mancala")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "4,4,4,4,4,4/4,4,4,4,4,4 0-0 A"
+
+
+def test_a_path_an_ascii_terminal_cannot_show_is_escaped_not_a_traceback(tmp_path):
+    folder = tmp_path / "é"
+    folder.mkdir()
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    done = run_in(tmp_path, "tables", "info", "--dir", str(folder), env=env)
+    assert done.returncode == 0, done.stderr
+    assert "\\xe9: 0 table files" in done.stdout
+
+
+SOLVE_TWO_BY_TWO = ["solve", "mancala", "--pits", "2", "--stones", "2", "--no-tables"]
+
+
+def checkpoint_of_two_by_two(tmp_path):
+    """A finished Kalah(2,2) proof's checkpoint file, as JSON: opening 1 (-4) is proven through
+    its continuation 1-2 (the sowing ends in the store, A moves again)."""
+    path = tmp_path / "proof.ckpt"
+    done = run(*SOLVE_TWO_BY_TWO, "--checkpoint", str(path))
+    assert done.returncode == 0, done.stderr
+    return path, json.loads(path.read_text())
+
+
+def rewrite_checkpoint(path, content):
+    """Write ``content`` back with a recomputed checksum, as a hand edit that knows how would."""
+    body = json.dumps(content, sort_keys=True)
+    digest = hashlib.sha256(body.encode()).hexdigest()
+    path.write_text(json.dumps(dict(sha256=digest, checkpoint=content), sort_keys=True))
+
+
+def test_a_checkpoint_bound_that_the_proof_contradicts_is_refused_and_the_file_kept(tmp_path):
+    path, outer = checkpoint_of_two_by_two(tmp_path)
+    content = outer["checkpoint"]
+    assert content["lines"]["1"][:2] == [-4, -4] and content["lines"]["1-2"][:2] == [-4, -4]
+    content["lines"] = {"1": [0, 0, None, None]}        # a false value; 1-2 searched again
+    rewrite_checkpoint(path, content)
+    before = path.read_bytes()
+    error = one_line_error(run(*SOLVE_TWO_BY_TWO, "--checkpoint", str(path)))
+    assert "contradict" in error and "delete it to start over" in error
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("reply", [[0, "A"], [99, "A"], [1, "A\nforged line"]])
+def test_a_checkpoint_reply_no_board_has_is_damage(tmp_path, reply):
+    path, outer = checkpoint_of_two_by_two(tmp_path)
+    content = outer["checkpoint"]
+    content["lines"]["1"] = [-4, -4, *reply]
+    rewrite_checkpoint(path, content)
+    error = one_line_error(run(*SOLVE_TWO_BY_TWO, "--checkpoint", str(path)))
+    assert "is damaged (line '1' is not [lower, upper, reply, reply_by])" in error
+
+
+@pytest.mark.parametrize("command", [
+    ["best", "mancala", "--mcts", "--tables", "/no/such/folder"],
+    ["best", "mancala", "--mcts", "--table-mb", "64"],
+])
+def test_table_options_with_mcts_are_refused_not_ignored(command):
+    assert "--mcts takes" in one_line_error(run(*command))
+
+
+@pytest.mark.parametrize("command", [
+    ["best", "mancala", "--depth", "3", "--tables", "T", "--no-tables"],
+    ["solve", "mancala", "--pits", "2", "--stones", "1", "--tables", "T", "--no-tables"],
+])
+def test_tables_and_no_tables_together_are_refused(tmp_path, command):
+    error = one_line_error(run(*[str(tmp_path) if part == "T" else part for part in command]))
+    assert "not allowed with argument --tables" in error
+
+
+def test_a_bench_depth_beyond_the_bench_s_limit_is_refused_by_the_option():
+    assert "--depth: the depth must be 1..40" in one_line_error(run("bench", "--depth", "41"))
+
+
+@pytest.mark.parametrize("game, option, budget", [
+    ("funkel", ["--players", "3"], ["--samples", "20"]),
+    ("funkel", ["--layout", "crossing"], ["--samples", "20"]),
+    ("tunhell", ["--players", "3"], ["--iterations", "20"]),
+    ("tunhell", ["--intro"], ["--iterations", "20"]),
+])
+def test_a_rules_option_that_contradicts_the_position_is_refused_not_ignored(
+        tmp_path, game, option, budget):
+    position = tmp_path / "two-players.json"
+    made = run("new", game, "--seed", "3")              # 2 players, the default rules
+    assert made.returncode == 0, made.stderr
+    position.write_text(made.stdout)
+    error = one_line_error(run("best", game, str(position), *option, *budget))
+    assert error.startswith(f"solver: error: {' '.join(option)}: the position's rules have ")

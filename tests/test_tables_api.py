@@ -46,6 +46,12 @@ def test_the_default_directory_is_a_per_user_data_folder(monkeypatch, tmp_path):
     assert api.default_directory() == tmp_path / "home" / ".local" / "share" / "solver" / "tables"
 
 
+def test_a_relative_xdg_data_home_is_ignored_as_the_specification_says(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/data")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert api.default_directory() == tmp_path / "home" / ".local" / "share" / "solver" / "tables"
+
+
 def test_a_build_writes_one_file_per_level_with_the_in_memory_values(built):
     tables = build.build_in_memory(TOP, True)
     for level in range(1, TOP + 1):

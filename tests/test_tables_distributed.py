@@ -93,7 +93,8 @@ def test_a_scheduler_address_has_a_host_and_a_port(address):
 
 
 @pytest.mark.parametrize("address", ["", "garbage", "tcp://127.0.0.1", "127.0.0.1:port",
-                                     "tcp://host:8786/extra", "a b:1"])
+                                     "tcp://host:8786/extra", "a b:1", "tcp://127.0.0.1:0",
+                                     "tcp://127.0.0.1:99999", "[::1]:65536"])
 def test_a_malformed_scheduler_address_is_refused_without_trying_it(address):
     with pytest.raises(TableError, match=r"an address is \[PROTOCOL://\]HOST:PORT"):
         check_scheduler(address)

@@ -55,7 +55,7 @@ from solver.games.funkel import (
 from solver.games.funkel.codec import check_seat, read_position, view_of  # noqa: F401  (API)
 from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
                             check_search_seed, check_seconds, check_seed, check_whole,
-                            is_whole)
+                            is_digits, is_whole)
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
 
@@ -384,7 +384,7 @@ def chance_mcts_bot(simulations: int = DEFAULT_BOT_CHANCE_SIMULATIONS, rollout: 
 
 
 def _chance_mcts_from(args: list[str]) -> matches.Bot:
-    if len(args) > 5 or (args and not args[0].isdigit()):
+    if len(args) > 5 or (args and not is_digits(args[0])):
         raise InputError(f"chance-mcts bot: expected "
                          f"chance-mcts[:SIMULATIONS[:ROLLOUT[:C[:BIAS[:ROOT]]]]], "
                          f"got chance-mcts:{':'.join(args)}")
@@ -502,7 +502,7 @@ def monte_carlo_bot(samples: int = DEFAULT_BOT_SAMPLES, rollout: str = "random",
 
 
 def _monte_carlo_from(args: list[str]) -> matches.Bot:
-    if len(args) > 2 or (args and not args[0].isdigit()):
+    if len(args) > 2 or (args and not is_digits(args[0])):
         raise InputError(f"mc bot: expected mc[:SAMPLES[:ROLLOUT]], got mc:{':'.join(args)}")
     rollout = args[1] if len(args) > 1 else "random"
     if rollout not in ROLLOUTS:
@@ -592,7 +592,7 @@ def mcts_bot(simulations: int = DEFAULT_BOT_SIMULATIONS, deals: int = DEFAULT_MC
 
 
 def _mcts_from(args: list[str]) -> matches.Bot:
-    if len(args) > 2 or not all(a.isdigit() for a in args):
+    if len(args) > 2 or not all(is_digits(a) for a in args):
         raise InputError(f"mcts bot: expected mcts[:SIMULATIONS[:DEALS]], got "
                          f"mcts:{':'.join(args)}")
     simulations = int(args[0]) if args else DEFAULT_BOT_SIMULATIONS

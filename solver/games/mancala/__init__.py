@@ -7,7 +7,7 @@ from solver.games.mancala.rules import *  # noqa: F401,F403
 
 from solver.games import Game
 from solver.games.mancala.rules import INFO, MAX_PITS
-from solver.options import Option, count, seconds, seed, whole
+from solver.options import Option, count, folder, seconds, seed, whole
 
 GAME = Game(
     info=INFO,
@@ -36,9 +36,9 @@ GAME = Game(
         Option("--seed", seed, "with --mcts: random seed (default 0)", metavar="S"),
         Option("--all-moves", None, "also give every legal move's value: exact with --exact "
                "(or once the search reaches every game end), else to the same depth"),
-        Option("--tables", str, "endgame tables to probe (default: those in the per-user table "
-               "folder, with --exact)", metavar="DIR"),
-        Option("--no-tables", None, "probe no endgame tables"),
+        Option("--tables", folder, "endgame tables to probe (default: those in the per-user "
+               "table folder, with --exact)", metavar="DIR", group="tables"),
+        Option("--no-tables", None, "probe no endgame tables", group="tables"),
         Option("--table-mb", whole(1, 65536, "--table-mb"), "transposition table size (default "
                "64; with --depth D 1 to 64 by the depth, with --exact 16 to 1024 by the stones in "
                "play)", metavar="MB"),

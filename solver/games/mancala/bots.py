@@ -13,6 +13,7 @@ import random
 from solver import match as matches
 from solver.errors import InputError
 from solver.games.mancala.rules import Position, apply, legal_actions
+from solver.options import is_digits
 
 DEFAULT_DEPTH = 10
 DEFAULT_SIMULATIONS = 20_000
@@ -91,7 +92,7 @@ def _alphabeta_from(options: list[str]) -> matches.Bot:
         text = options[0]
         if text.endswith("s") and _is_number(text[:-1]) and 0 < float(text[:-1]) <= 3600:
             return AlphaBetaBot(seconds=float(text[:-1]))
-        if text.isdigit() and 1 <= int(text) <= 254:
+        if is_digits(text) and 1 <= int(text) <= 254:
             return AlphaBetaBot(depth=int(text))
     raise InputError(f"bot alphabeta takes a depth 1..254 or a time such as 2s (at most 3600s), "
                      f"got alphabeta:{':'.join(options)}")
@@ -108,7 +109,7 @@ def _is_number(text: str) -> bool:
 def _mcts_from(options: list[str]) -> matches.Bot:
     if not options:
         return mcts_bot()
-    if len(options) == 1 and options[0].isdigit() and 1 <= int(options[0]) <= 10**9:
+    if len(options) == 1 and is_digits(options[0]) and 1 <= int(options[0]) <= 10**9:
         return mcts_bot(int(options[0]))
     raise InputError(f"bot mcts takes a number of simulations 1..10^9, got "
                      f"mcts:{':'.join(options)}")

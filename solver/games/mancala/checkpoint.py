@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
-from solver.errors import InputError, read_input_file
-from solver.games.mancala.rules import Rules
+from solver.errors import InputError, check_writable, read_input_file
+from solver.games.mancala.rules import SIDE_NAMES, Rules
 from tables.format import atomic_file
 
 FORMAT = "solver-kalah-proof-checkpoint"
@@ -30,7 +31,7 @@ class Checkpoint:
     (and checked: its format, checksum and game), written back by :meth:`record`."""
 
     def __init__(self, path, rules: Rules):
-        self.path, self.rules = Path(path), rules
+        self.path, self.rules = Path(os.path.realpath(path)), rules   # a link stays a link
         self.lines: dict[str, list] = {}     # name -> [lower, upper, reply, reply_by]
         self.runs, self.nodes, self.seconds = 0, 0, 0.0
         if self.path.exists():
@@ -39,7 +40,7 @@ class Checkpoint:
             raise InputError(f"checkpoint {self.path}: no folder {self.path.parent}")
         self._run_nodes, self._run_seconds = 0, 0.0
         self.runs += 1
-        self._write()                         # fails now, not after hours, if not writable
+        check_writable(self.path, f"checkpoint {self.path}")   # now, not after hours
 
     @property
     def proven(self) -> int:
@@ -75,6 +76,10 @@ class Checkpoint:
                 entry[0], entry[1] = max(entry[0], old[0]), min(entry[1], old[1])
                 if entry[2] is None:
                     entry[2], entry[3] = old[2], old[3]
+            if entry[0] > entry[1]:   # a bound on file was false (hand-edited): keep the file
+                raise InputError(f"checkpoint {self.path}: line {line.name}'s bounds on file "
+                                 f"contradict what this run proved ([{entry[0]}, {entry[1]}]): "
+                                 "the file is wrong; delete it to start over")
             if entry != old:
                 self.lines[line.name], changed = entry, True
         self._run_nodes, self._run_seconds = proof.nodes, proof.seconds
@@ -160,11 +165,12 @@ def _shape_problem(content: dict) -> str | None:
     lines = content.get("lines")
     if not isinstance(lines, dict):
         return "lines is not a table of lines"
+    bins = 2 * content["pits"]
     for name, entry in lines.items():
         if not (isinstance(entry, list) and len(entry) == 4 and _is_int(entry[0]) and
                 _is_int(entry[1]) and entry[0] <= entry[1] and
-                (entry[2] is None or _is_int(entry[2])) and
-                (entry[3] is None or isinstance(entry[3], str))):
+                (entry[2] is None or _is_int(entry[2]) and 1 <= entry[2] <= bins) and
+                (entry[3] is None or entry[3] in SIDE_NAMES)):
             return f"line {name[:40]!r} is not [lower, upper, reply, reply_by]"
     return None
 

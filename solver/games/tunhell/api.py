@@ -39,7 +39,8 @@ from solver.games.tunhell.cards import name
 from solver.games.tunhell.engine import from_reference, to_action
 from solver.games.tunhell.greedy import greedy_action
 from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
-                            check_search_seed, check_seconds, check_seed, check_whole)
+                            check_search_seed, check_seconds, check_seed, check_whole,
+                            is_digits)
 
 DEFAULT_ITERATIONS = 20_000      # playouts per estimate without a budget: about half a second
 #                                  on one core (2 players; 4 players: about 0.7 s)
@@ -290,7 +291,7 @@ def search_bot(method: str, iterations: int | None = DEFAULT_BOT_ITERATIONS,
 
 def _search_from(method: str) -> Callable[[list[str]], matches.Bot]:
     def factory(args: list[str]) -> matches.Bot:
-        if len(args) > 1 or (args and not args[0].isdigit()) or (args and int(args[0]) < 1):
+        if len(args) > 1 or (args and not is_digits(args[0])) or (args and int(args[0]) < 1):
             raise InputError(f"{method} bot: expected {method}[:ITERATIONS], got "
                              f"{':'.join([method] + args)}")
         return search_bot(method, int(args[0]) if args else DEFAULT_BOT_ITERATIONS)

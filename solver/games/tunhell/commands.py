@@ -12,20 +12,12 @@ def _players_intro(rules_options: dict) -> tuple[int, bool, bool]:
 
 
 def best(position: str, rules_options: dict, options: dict):
-    from solver.games.tunhell import api
-    if rules_options.get("dig_may_stop"):
-        _check_position_may_stop(position)
+    from solver.games.tunhell import GAME, api
+    from solver.options import refuse_contradicting_rules
+    refuse_contradicting_rules(rules_options, GAME.rules_options,
+                               api.read_position(position).rules)
     return api.best_action(position, options["seat"], options["method"], options["time"],
                            options["iterations"], options["threads"], options["seed"])
-
-
-def _check_position_may_stop(position: str) -> None:
-    """The rules travel with the position; a --dig-may-stop that contradicts them is refused."""
-    from solver.errors import InputError
-    from solver.games.tunhell import api
-    if not api.read_position(position).rules.dig_may_stop:
-        raise InputError("--dig-may-stop: the position was written under compulsory digging "
-                         "(rules.dig_may_stop false); its rules are the position's")
 
 
 def best_text(found) -> str:
