@@ -189,6 +189,8 @@ def _play(args) -> str:
     human = getattr(args, "human", None)
     live = None
     if human is not None:
+        if args.json:   # the board and the prompt go to standard output
+            raise InputError("--json goes without --human: a person plays on the text board")
         bots = _with_human(game, bots, human)
         live = _show_frame        # a person needs to see each position as it comes
     _check_bot_count(args, bots)
@@ -244,6 +246,13 @@ def _with_human(game, bots: list, seat: int) -> list:
     others = [b for b in bots if b != "human"]
     if seat >= players:
         raise InputError(f"--human must be a seat 0..{players - 1}, got {seat}")
+    placeholders = [at for at, name in enumerate(bots) if name == "human"]
+    if len(placeholders) > 1:
+        raise InputError("--bots names 'human' more than once: one person plays, at --human's "
+                         "seat")
+    if placeholders and placeholders != [seat]:
+        raise InputError(f"--bots puts 'human' at seat {placeholders[0]}, --human at seat "
+                         f"{seat}: name the same seat, or leave 'human' out of --bots")
     describe = getattr(game.command_bridge(), "describe_moves", None) or \
         (lambda state: f"1..{len(reference.legal_actions(state))} or a name")
     person = match.human_bot(_prompt, lambda text: print(f"solver: {text}", file=sys.stderr),

@@ -309,3 +309,20 @@ def test_a_rules_option_that_contradicts_the_position_is_refused_not_ignored(
     position.write_text(made.stdout)
     error = one_line_error(run("best", game, str(position), *option, *budget))
     assert error.startswith(f"solver: error: {' '.join(option)}: the position's rules have ")
+
+
+@pytest.mark.parametrize("bots, seat, says", [
+    ("human,random", "1", "--bots puts 'human' at seat 0, --human at seat 1"),
+    ("human,human", "0", "--bots names 'human' more than once"),
+])
+def test_the_human_placeholder_must_sit_where_human_says(bots, seat, says):
+    done = subprocess.run([*SOLVER, "play", "mancala", "--pits", "2", "--stones", "1", "--bots",
+                           bots, "--human", seat], capture_output=True, text=True, input="",
+                          timeout=60)
+    assert says in one_line_error(done)
+
+
+def test_a_person_s_game_is_not_json():
+    done = subprocess.run([*SOLVER, "play", "mancala", "--bots", "random", "--human", "0",
+                           "--json"], capture_output=True, text=True, input="", timeout=60)
+    assert "--json goes without --human" in one_line_error(done)
