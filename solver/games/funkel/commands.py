@@ -21,10 +21,10 @@ LABELS = {"win_rate_random_continuation": "win rate if all then play randomly",
 
 def best(position: str, rules_options: dict, options: dict):
     from solver.errors import InputError
-    from solver.games.funkel.codec import check_seat, view_of
-    view = view_of(position)
     from solver.games.funkel import GAME
+    from solver.games.funkel.codec import check_seat, view_of
     from solver.options import refuse_contradicting_rules
+    view = view_of(position)
     refuse_contradicting_rules(rules_options, GAME.rules_options, view.rules)
     if options["exact"]:
         if options["method"] != "mc" or options["samples"] is not None or \

@@ -36,8 +36,6 @@ class Checkpoint:
         self.runs, self.nodes, self.seconds = 0, 0, 0.0
         if self.path.exists():
             self._load()
-        elif not self.path.parent.is_dir():
-            raise InputError(f"checkpoint {self.path}: no folder {self.path.parent}")
         self._run_nodes, self._run_seconds = 0, 0.0
         self.runs += 1
         check_writable(self.path, f"checkpoint {self.path}")   # now, not after hours
