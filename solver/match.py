@@ -154,6 +154,10 @@ class BotNames:
     def seated(self, bots, players: int) -> list[tuple[str, Bot]]:
         """(name, bot) per seat from names or callables; one bot per seat."""
         check_bot_count(players, bots)
+        for at, bot in enumerate(bots):
+            if not isinstance(bot, str) and not callable(bot):
+                raise InputError(f"the bot at seat {at} is a name or a callable, got "
+                                 f"{type(bot).__name__}")
         return [(b, self.named(b)) if isinstance(b, str) else (getattr(b, "__name__", "bot"), b)
                 for b in bots]
 
@@ -173,6 +177,8 @@ def check_bot_kinds(game: str, bots, kinds) -> None:
 
 def check_bot_count(players: int, bots) -> None:
     """One bot per seat."""
+    if not isinstance(bots, (list, tuple)):
+        raise InputError(f"bots are a list, one per seat, got {type(bots).__name__}")
     if len(bots) != players:
         raise InputError(f"{players} players need {players} bots, got {len(bots)}")
 
@@ -211,7 +217,7 @@ def play_game(adapter: GameAdapter, state, seat_bots: Sequence[tuple[str, Bot]],
         name, bot = seat_bots[seat]
         move = bot(adapter.observe(state, seat), seat, rngs[seat])
         if move not in adapter.legal_moves(state):
-            raise ValueError(f"bot {name!r} at seat {seat} chose {move!r}, which is not legal")
+            raise InputError(f"bot {name!r} at seat {seat} chose {move!r}, which is not legal")
         after = adapter.apply(state, move)
         if observer is not None:
             observer(state, seat, move, after)
@@ -229,6 +235,8 @@ def run_match(adapter: GameAdapter, players: int, bots: Sequence[tuple[str, Bot]
         raise ValueError(f"{players} players need {players} bots, got {len(bots)}")
     games = check_whole(games, 1, COUNT_MAX, "games")
     seed = check_seed(seed)
+    if on_game is not None and not callable(on_game):
+        raise InputError(f"on_game is a callable or None, got {type(on_game).__name__}")
     entrants = [EntrantScore(name, seat_games=[0] * players,
                              margin_total=None if margin is None else 0.0)
                 for name in unique_names(bots)]

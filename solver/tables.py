@@ -6,13 +6,33 @@ version and turns positions in notation into pit counts and back).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
+from solver.errors import InputError
 from tables.api import (BuildProgress, BuildReport, DirectoryInfo, SearchTables,  # noqa: F401
                         VerifyReport, default_directory)
 from tables import api as _api
-from tables.errors import TableError  # noqa: F401
+from tables.errors import TableError
 from tables.format import Family
+
+
+class TableInputError(TableError, InputError):
+    """A ``TableError`` as this package's entry points raise it: an ``InputError`` as well, so
+    ``except solver.InputError`` catches a bad table request like any other bad input (the
+    ``tables`` package itself never imports ``solver``)."""
+
+
+def _input_errors(function):
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except TableError as error:
+            if isinstance(error, InputError):
+                raise
+            raise TableInputError(str(error)) from None
+    return checked
 
 
 def _rules_version() -> int:
@@ -20,11 +40,13 @@ def _rules_version() -> int:
     return INFO.rules_version
 
 
+@_input_errors
 def family(pits: int = 6, capture_empty: bool = True) -> Family:
     """The tables of Kalah(pits, n) under one capture rule, for the current Mancala rules."""
     return Family(pits, capture_empty, _rules_version())
 
 
+@_input_errors
 def build(max_stones: int, directory=None, capture_empty: bool = True, workers: int | None = None,
           scheduler: str | None = None, progress=None, pits: int = 6,
           memory_mb: int | None = None) -> BuildReport:
@@ -33,15 +55,18 @@ def build(max_stones: int, directory=None, capture_empty: bool = True, workers: 
                       progress, memory_mb)
 
 
+@_input_errors
 def info(directory=None, pits: int | None = None) -> DirectoryInfo:
     return _api.info(directory, _rules_version(), pits)
 
 
+@_input_errors
 def verify(directory=None, sample: int = 0, seed: int | None = None,
            pits: int | None = None) -> VerifyReport:
     return _api.verify(directory, sample, seed, _rules_version(), pits)
 
 
+@_input_errors
 def load_for_search(directory=None, capture_empty: bool = True, max_level: int | None = None,
                     pits: int = 6) -> SearchTables:
     return _api.load_for_search(directory, family(pits, capture_empty), max_level)
@@ -66,6 +91,7 @@ class ProbeResult:
     pits: int = 6
 
 
+@_input_errors
 def probe(position_text: str, directory=None, capture_empty: bool = True) -> ProbeResult:
     """Look a Kalah(m, n) position up in the tables of ``directory`` (the level file of its
     stones in pits must be there)."""

@@ -58,8 +58,16 @@ def default_directory() -> Path:
 
 def _directory(directory) -> Path:
     # absolute, so that Dask workers started elsewhere find the same folder
-    path = (Path(directory).expanduser() if directory is not None else default_directory()).absolute()
-    if path.exists() and not path.is_dir():
+    if directory is not None and not isinstance(directory, (str, os.PathLike)):
+        raise TableError(f"a table folder is a path, got {type(directory).__name__}")
+    try:
+        path = (Path(directory).expanduser() if directory is not None else
+                default_directory()).absolute()
+        usable = not path.exists() or path.is_dir()
+    except (OSError, ValueError) as error:     # a name too long, a NUL byte
+        raise TableError(f"cannot use table folder {str(directory)[:80]!r}: "
+                         f"{getattr(error, 'strerror', None) or error}") from None
+    if not usable:
         raise TableError(f"table directory {path} is not a directory")
     return path
 
@@ -489,10 +497,12 @@ def load_for_search(directory=None, family: Family = DEFAULT_FAMILY,
     tables = _map(directory, family, top)
     # The top level first: the largest, so the most pages a probe could wait for.
     paths = [directory / level_filename(level, family) for level in range(top, 0, -1)]
-    if 0 < top and tables.length <= RESIDENT_BYTES:
+    if top == 0:    # the mapping is one reserved page that faults when read: show a byte
+        data = np.zeros(1, dtype=tables.data.dtype)     # that can be (no probe reads it)
+    elif tables.length <= RESIDENT_BYTES:
         read_ahead(paths)       # then the copy reads the page cache, not the disk page by page
         data = _resident_copy(tables.data)
-    else:   # (no levels: the data is one reserved page no probe reads, and reading it faults)
+    else:
         read_ahead_in_background(paths)
         data = tables.data
     return SearchTables(data, tables.offsets, top, family.capture_empty, family.pits)

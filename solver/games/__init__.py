@@ -25,6 +25,7 @@ refuse a game that cannot give it with a clear message.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
@@ -108,11 +109,22 @@ class Game:
     def rules(self, **options):
         """The game's ``Rules`` from keyword options named like its fields (None: the default)."""
         given = {k: v for k, v in options.items() if v is not None}
-        return self.reference().Rules(**given)
+        rules = self.reference().Rules
+        fields = rules.__dataclass_fields__
+        unknown = sorted(set(given) - set(fields))
+        if unknown:
+            raise InputError(f"{self.name} rules have no {', '.join(unknown)} (they have "
+                             f"{', '.join(fields)})")
+        missing = [name for name, field in fields.items() if name not in given and
+                   field.default is dataclasses.MISSING and
+                   field.default_factory is dataclasses.MISSING]
+        if missing:
+            raise InputError(f"{self.name} rules need {', '.join(missing)}")
+        return rules(**given)
 
     def require(self, capability: str, algorithm: str) -> None:
         """Refuse an algorithm this game cannot run, with a message that says why."""
-        if capability in self.capabilities:
+        if isinstance(capability, str) and capability in self.capabilities:
             return
         why = "it hides information from the players" if not self.info.perfect_information \
             else "it does not offer it"

@@ -70,6 +70,7 @@ def packed(state: State) -> tuple:
     """The kernel's packed words of a full reference state."""
     if not isinstance(state, State):
         raise InputError(f"packed() takes a funkel State, got {type(state).__name__}")
+    read_position(state)    # the reader's checks: a count beyond its field would wrap silently
     rules = state.rules
     return kernel.pack(players=rules.players, layout=rules.layout,
                        cells=[None if c is None else (c.kind, c.gem, c.seen) for c in state.cells],
@@ -81,7 +82,11 @@ def packed(state: State) -> tuple:
 
 def reference_of(words) -> State:
     """The reference state of packed words (a full state: no UNSEEN marks)."""
-    f = kernel.unpack(words)
+    try:
+        f = kernel.unpack(words)
+    except (TypeError, IndexError, ValueError, OverflowError) as error:
+        raise InputError(f"reference_of() takes the words packed() returns: "
+                         f"{type(error).__name__}: {error}") from None
     rules = Rules(f["players"], f["layout"], f["hidden_shafts"], f["max_pushes"])
     return State(rules, tuple(None if c is None else Cart(*c) for c in f["cells"]),
                  tuple(tuple(s) for s in f["shafts"]), tuple(f["hands"]), f["supply"],
@@ -271,7 +276,7 @@ def _check_estimate_options(view: PublicView, seat, samples, seconds, rollout, t
         samples = check_whole(samples, 1, COUNT_MAX, what)
     if seconds is not None:
         check_seconds(seconds)
-    if rollout not in ROLLOUTS:
+    if not isinstance(rollout, str) or rollout not in ROLLOUTS:
         raise InputError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
     return (samples, check_whole(threads, 1, THREADS_MAX, "threads"),
             check_search_seed(seed))
@@ -389,7 +394,7 @@ def _chance_mcts_from(args: list[str]) -> matches.Bot:
                          f"chance-mcts[:SIMULATIONS[:ROLLOUT[:C[:BIAS[:ROOT]]]]], "
                          f"got chance-mcts:{':'.join(args)}")
     rollout = args[1] if len(args) > 1 else "random"
-    if rollout not in ROLLOUTS:
+    if not isinstance(rollout, str) or rollout not in ROLLOUTS:
         raise InputError(f"chance-mcts bot: unknown rollout {rollout!r}: choose "
                          f"{', '.join(ROLLOUTS)}")
     simulations = int(args[0]) if args else DEFAULT_BOT_CHANCE_SIMULATIONS
@@ -505,7 +510,7 @@ def _monte_carlo_from(args: list[str]) -> matches.Bot:
     if len(args) > 2 or (args and not is_digits(args[0])):
         raise InputError(f"mc bot: expected mc[:SAMPLES[:ROLLOUT]], got mc:{':'.join(args)}")
     rollout = args[1] if len(args) > 1 else "random"
-    if rollout not in ROLLOUTS:
+    if not isinstance(rollout, str) or rollout not in ROLLOUTS:
         raise InputError(f"mc bot: unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
     samples = int(args[0]) if args else DEFAULT_BOT_SAMPLES
     if samples < 1:

@@ -75,7 +75,7 @@ def solve(view: PublicView, policy: str = "best", max_states: int = DEFAULT_MAX_
           seed: int = 0) -> Solution:
     """Each legal action's exact values under ``policy`` (``best`` or ``random``)."""
     from solver.games.funkel.api import action_code, packed_view
-    if policy not in MODES:
+    if not isinstance(policy, str) or policy not in MODES:
         raise InputError(f"unknown policy {policy!r}: choose {', '.join(MODES)}")
     if reference.is_over(view):
         raise InputError("the game is over: there is no move to solve")

@@ -138,7 +138,7 @@ class Rules:
 
     def __post_init__(self):
         object.__setattr__(self, "players", check_players(self.players))
-        if self.layout not in LAYOUTS:
+        if not isinstance(self.layout, str) or self.layout not in LAYOUTS:
             raise InputError(f"unknown layout {self.layout!r}: choose {', '.join(LAYOUTS)}")
         object.__setattr__(self, "max_pushes", check_whole(
             self.max_pushes, 1, MAX_PUSHES_LIMIT, "max_pushes",

@@ -31,10 +31,18 @@ class Checkpoint:
     (and checked: its format, checksum and game), written back by :meth:`record`."""
 
     def __init__(self, path, rules: Rules):
-        self.path, self.rules = Path(os.path.realpath(path)), rules   # a link stays a link
+        if not isinstance(path, (str, os.PathLike)):
+            raise InputError(f"a checkpoint is a file's path, got {type(path).__name__}")
+        try:
+            self.path = Path(os.path.realpath(path))    # a link stays a link
+            exists = self.path.exists()
+        except (OSError, ValueError) as error:     # a name too long, a NUL byte
+            raise InputError(f"checkpoint {str(path)[:80]!r}: "
+                             f"{getattr(error, 'strerror', None) or error}") from None
+        self.rules = rules
         self.lines: dict[str, list] = {}     # name -> [lower, upper, reply, reply_by]
         self.runs, self.nodes, self.seconds = 0, 0, 0.0
-        if self.path.exists():
+        if exists:
             self._load()
         self._run_nodes, self._run_seconds = 0, 0.0
         self.runs += 1

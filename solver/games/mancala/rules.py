@@ -146,7 +146,16 @@ def new_game(rules: Rules = Rules(), seed: int | None = None) -> Position:
 
 
 def current_player(pos: Position) -> int:
-    return pos.to_move
+    return _checked(pos).to_move
+
+
+def _checked(pos) -> Position:
+    """``pos``, if it is a Position: text, None or another game's state is an InputError (not
+    an AttributeError from deep inside a rule)."""
+    if not isinstance(pos, Position):
+        raise InputError(f"a Mancala position is a Position (from_text reads one from text), "
+                         f"got {type(pos).__name__}")
+    return pos
 
 
 # --- rules ---------------------------------------------------------------------------------------
@@ -165,6 +174,7 @@ def legal_actions(pos: Position) -> list[int]:
 
 def is_over(pos: Position) -> bool:
     """The game is over as soon as either side's bins are all empty."""
+    _checked(pos)
     return not any(pos.side_pits(A)) or not any(pos.side_pits(B))
 
 
@@ -200,6 +210,8 @@ def _sowing_cycle(side: int, m: int) -> list[int]:
 
 def apply(pos: Position, move: int) -> Position:
     """Sow from bin ``move`` (1-based) for the side to move, stone by stone (a new position)."""
+    if not is_whole(move):      # True would be bin 1, 1.0 an index error
+        raise InputError(f"a move is a bin number (a whole number), got {move!r}")
     if move not in legal_actions(pos):
         raise InputError(f"illegal move {move}: {SIDE_NAMES[pos.to_move]} may play "
                          f"{', '.join(map(str, legal_actions(pos))) or 'nothing (game over)'}")
@@ -293,7 +305,7 @@ def _parse_counts(group: str, side: str) -> list[int]:
 
 
 def to_text(pos: Position) -> str:
-    a, b = pos.side_pits(A), pos.side_pits(B)
+    a, b = _checked(pos).side_pits(A), pos.side_pits(B)
     return (f"{','.join(map(str, a))}/{','.join(map(str, b))} "
             f"{pos.stores[A]}-{pos.stores[B]} {SIDE_NAMES[pos.to_move]}")
 
@@ -324,7 +336,7 @@ def action_from_text(pos: Position, text: str) -> int:
 def draw(pos: Position) -> str:
     """The board as the rulebook pictures it: B's bins on top (right to left), A's below, each
     store at its owner's right hand, bin numbers outside."""
-    m = pos.m
+    m = _checked(pos).m
     row = lambda bins: "".join(f"{pos.pits[i]:3d}" for i in bins)  # noqa: E731
     numbers = lambda bins: "".join(f"{i + 1:3d}" for i in bins)  # noqa: E731
     b_bins, a_bins = range(2 * m - 1, m - 1, -1), range(m)

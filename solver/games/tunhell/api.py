@@ -211,7 +211,14 @@ def prepare_search(info: InfoSet, seed: int = 0) -> tuple[StateSampler, list[int
     reference's order). Any consistent state will do as the sampler's base: one is drawn."""
     if not isinstance(info, InfoSet):
         raise InputError(f"prepare_search() takes a tunhell InfoSet, got {type(info).__name__}")
-    anchor = from_reference(reference.sample_state(info, random.Random(seed)))
+    seed = check_search_seed(seed)
+    sampled = reference.sample_state(info, random.Random(seed))
+    try:
+        anchor = from_reference(sampled)
+    except InputError:
+        raise
+    except ValueError as error:     # a count the rules allow but the packed engine cannot hold
+        raise InputError(f"a tunhell position the engine cannot hold: {error}") from None
     return StateSampler(anchor, info.seat), anchor.legal_actions()
 
 
