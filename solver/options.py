@@ -109,6 +109,15 @@ def check_whole(value: Any, low: int, high: float, what: str, span: str | None =
     return int(value)
 
 
+def check_flag(value: Any, what: str) -> bool:
+    """The API's check of an on/off argument: True or False (a NumPy bool too), not any value
+    that happens to be truthy ("no" would switch it on)."""
+    kind = type(value)
+    if not (kind is bool or kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
+        raise InputError(f"{what} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def check_seed(value: Any) -> int:
     """The API's check of a seed given as a Python value."""
     return check_whole(value, 0, SEED_MAX, "a seed")

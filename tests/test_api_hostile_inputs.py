@@ -139,3 +139,14 @@ def test_bots_and_callbacks_that_are_not_are_input_errors(call, says):
 def test_a_choice_given_as_a_list_or_array_is_an_input_error_not_unhashable(call):
     with pytest.raises(InputError, match="unknown"):
         call()
+
+
+@pytest.mark.parametrize("flag", [dict(exact="no"), dict(all_moves=1), dict(exact=None)])
+def test_an_on_off_argument_is_true_or_false_not_anything_truthy(flag):
+    with pytest.raises(InputError, match="must be True or False"):
+        mancala.best_move(SMALL, **flag)
+
+
+def test_funkel_rules_hidden_shafts_is_true_or_false():
+    with pytest.raises(InputError, match="hidden_shafts must be True or False"):
+        solver.games.get("funkel").reference().Rules(2, hidden_shafts="no")

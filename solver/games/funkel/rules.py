@@ -140,6 +140,8 @@ class Rules:
         object.__setattr__(self, "players", check_players(self.players))
         if not isinstance(self.layout, str) or self.layout not in LAYOUTS:
             raise InputError(f"unknown layout {self.layout!r}: choose {', '.join(LAYOUTS)}")
+        if not isinstance(self.hidden_shafts, bool):
+            raise InputError(f"hidden_shafts must be True or False, got {self.hidden_shafts!r}")
         object.__setattr__(self, "max_pushes", check_whole(
             self.max_pushes, 1, MAX_PUSHES_LIMIT, "max_pushes",
             span=f"1..{MAX_PUSHES_LIMIT} (the packed state's 16-bit field)"))

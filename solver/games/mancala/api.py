@@ -19,7 +19,8 @@ import numpy as np
 from kernels.contract import EXTRA_TURN
 from kernels.mancala_layout import pack_side, pits_per_side, unpack_side
 from solver.errors import InputError
-from solver.options import THREADS_MAX, check_seconds, check_table_mb, check_whole
+from solver.options import (THREADS_MAX, check_flag, check_seconds, check_table_mb,
+                            check_whole)
 from solver.games import mancala as reference
 from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
                                         draw, from_text, is_over, legal_actions, new_game,
@@ -189,6 +190,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     ``threads``: with ``exact``, that many threads share the proof's table (the Cython kernels:
     ``solver.search.alphabeta.AlphaBeta``); the value is the same, the node count varies."""
     pos, rules = playable_position(position, rules)
+    exact, all_moves = check_flag(exact, "exact"), check_flag(all_moves, "all_moves")
     if sum(1 for _ in (seconds, depth) if _ is not None) + bool(exact) > 1:
         raise InputError("choose one of a time limit, a depth or an exact solve")
     if not exact and (max_seconds is not None or max_nodes is not None):
