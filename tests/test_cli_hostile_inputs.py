@@ -326,3 +326,17 @@ def test_a_person_s_game_is_not_json():
     done = subprocess.run([*SOLVER, "play", "mancala", "--bots", "random", "--human", "0",
                            "--json"], capture_output=True, text=True, input="", timeout=60)
     assert "--json goes without --human" in one_line_error(done)
+
+
+def test_verify_names_a_missing_middle_level_and_what_a_search_will_use(tmp_path):
+    built = run("tables", "build", "mancala", "--pits", "2", "--max-stones", "5", "--workers",
+                "1", "--dir", str(tmp_path))
+    assert built.returncode == 0, built.stderr
+    (tmp_path / "mancala2-capture-empty-level-03.tbl").unlink()
+    done = run("tables", "verify", "--dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "GAP 2 pits capture_empty: levels 1-2, 4-5; a search uses levels up to 2" in \
+        done.stdout
+    report = json.loads(run("tables", "verify", "--dir", str(tmp_path), "--json").stdout)
+    assert report["gaps"] == [dict(pits=2, capture_empty=True, levels="1-2, 4-5",
+                                   search_uses_up_to=2)]
