@@ -17,7 +17,8 @@ from solver import games as registry
 from solver.bench import MAX_DEPTH as BENCH_MAX_DEPTH
 from solver.errors import GameAbandoned, InputError, read_input_file
 from solver.options import (COUNT_MAX, SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option, add_options,
-                            count, folder, scheduler, seconds, seed, values, whole)
+                            count, file_name, folder, scheduler, seconds, seed, values,
+                            whole)
 from tables.errors import TableError
 from tables.index import MAX_LEVEL
 
@@ -80,22 +81,15 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     bench.add_argument("--threads", type=whole(1, THREADS_MAX, "threads"), default=1, metavar="T",
                        help="threads (default 1)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--plot", metavar="FILE.png", type=_file_name,
+    bench.add_argument("--plot", metavar="FILE.png", type=file_name,
                        help="also draw nodes/second per position (needs matplotlib)")
-    bench.add_argument("--save", metavar="FILE.json", type=_file_name,
+    bench.add_argument("--save", metavar="FILE.json", type=file_name,
                        help="also write the report to FILE")
-    bench.add_argument("--baseline", metavar="FILE.json", type=_file_name,
+    bench.add_argument("--baseline", metavar="FILE.json", type=file_name,
                        help="compare with a saved report: each position's speed ratio, and a "
                        "changed node signature flagged")
     bench.set_defaults(run=_bench)
     return parser
-
-
-def _file_name(text: str) -> str:
-    """A file argument: an empty one is an error, not "no file"."""
-    if not text:
-        raise argparse.ArgumentTypeError("a file name is needed, not an empty one")
-    return text
 
 
 def _game_command(commands, name, help_text, chosen, options_of):

@@ -77,11 +77,18 @@ def whole(low: int, high: int, what: str = "the value") -> Callable[[str], int]:
     return parse
 
 
-def folder(text: str) -> str:
-    """A folder's name: not empty (which the system would read as the current folder)."""
-    if not text:
-        raise OptionValueError("a folder name must not be empty")
-    return text
+def named(what: str) -> Callable[[str], str]:
+    """A ``what`` (file, folder) argument: an empty name is an error, not "none" or the current
+    folder (which the system would read it as)."""
+    def parse(text: str) -> str:
+        if not text:
+            raise OptionValueError(f"a {what} name must not be empty")
+        return text
+    parse.__name__ = f"{what} name"
+    return parse
+
+
+folder, file_name = named("folder"), named("file")
 
 
 def scheduler(text: str) -> str:
