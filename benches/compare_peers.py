@@ -55,6 +55,10 @@ turn). The command may hold placeholders, filled in per rule: ``{rules}`` (``cap
 ``value=10`` or JSON); the value must equal ours. Pairs are interleaved (theirs, ours, ...).
 ``--threads T``: our solve on T threads sharing its table, against ``--peer`` and in Irving's
 ``solve-tables`` and ``solve`` (his ``kalah-s`` runs on one); wall and CPU seconds both printed.
+``--memory-tables L``: where ours runs without table files (``--peer`` and the ``solve``
+tasks), it computes the endgame levels up to L stones in memory first, in the timed run
+(``solver best mancala --exact --memory-tables L``, the user's command; the peer still runs
+without tables, so this pairs two different methods: say so when quoting it).
 Programs that are not there are skipped with a note.
 """
 from __future__ import annotations
@@ -99,6 +103,9 @@ def parse_args(argv):
     parser.add_argument("--threads", type=int, default=1,
                         help="our exact solve's threads (with --peer and Irving's solve tasks)")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--memory-tables", type=int, metavar="L",
+                        help="ours without table files computes the endgame levels up to L in "
+                        "memory first, in the timed run (--peer and the solve tasks)")
     parser.add_argument("--work", help="scratch folder for the tables (default: a temporary one)")
     parser.add_argument("--json", help="also write every measurement to this file")
     parser.add_argument("--openspiel", action="store_true",
@@ -213,8 +220,15 @@ def his_solve(solver: Path, database: Path, table_stones: int, args) -> tuple[Ru
                      nodes=int(nodes.group(1)), counted=" expanded")
 
 
+def without_files(args) -> list[str]:
+    """Our options for a solve without table files: none probed, or with ``--memory-tables``
+    the levels up to L computed in memory in the timed run."""
+    return ["--no-tables"] if args.memory_tables is None else \
+        ["--memory-tables", args.memory_tables]
+
+
 def our_solve(tables: Path | None, args) -> tuple[Run, dict]:
-    where = ["--no-tables"] if tables is None else ["--tables", tables]
+    where = without_files(args) if tables is None else ["--tables", tables]
     run = Run(our_cli("best", "mancala", "--pits", args.pits, "--stones", args.stones, "--exact",
                       *where, "--table-mb", args.table_mb, "--threads", args.threads, "--json"),
               cwd=ROOT)
@@ -380,7 +394,7 @@ def rust_solve(binary: Path, table: Path | None, rule: str, args) -> tuple[Run, 
 
 
 def our_rule_solve(tables: Path | None, rule: str, args) -> tuple[Run, dict]:
-    where = ["--no-tables"] if tables is None else ["--tables", tables]
+    where = without_files(args) if tables is None else ["--tables", tables]
     run = Run(our_cli("best", "mancala", "--pits", args.pits, "--stones", args.stones, "--exact",
                       *where, *our_rule(rule), "--table-mb", args.table_mb, "--json"), cwd=ROOT)
     return run, _our_answer(json.loads(run.stdout))
@@ -453,13 +467,19 @@ def _peer_pairs(name: str, command: list[str], rule: str, args) -> dict:
     ours = [sys.executable, str(HERE / "solve_kalah.py"), "--pits", str(args.pits), "--stones",
             str(args.stones), "--table-mb", str(args.table_mb), "--rules", rule,
             "--threads", str(args.threads)]
+    if args.memory_tables is not None:      # the user's command, end to end
+        ours = our_cli("best", "mancala", "--pits", args.pits, "--stones", args.stones,
+                       "--exact", *without_files(args), *our_rule(rule), "--table-mb",
+                       args.table_mb, "--threads", args.threads, "--json")
     print(f"{name} {rule}: {shlex.join(command)} against {shlex.join(ours[1:])}; "
           f"{args.repeats} interleaved repeats, load {os.getloadavg()[0]:.1f}", flush=True)
     theirs, mine, answers = [], [], []
     for repeat in range(args.repeats):
         theirs.append(Run(command))
         mine.append(Run(ours, cwd=ROOT))
-        answers.append((read_answer(theirs[-1].stdout), read_solve_kalah(mine[-1].stdout, rule)))
+        answers.append((read_answer(theirs[-1].stdout),
+                        read_solve_kalah(mine[-1].stdout, rule) if args.memory_tables is None
+                        else _our_answer(json.loads(mine[-1].stdout))))
         _pair(f"{name} {rule}", repeat, theirs[-1], mine[-1], name)
     their_answer, our_answer = answers[-1]
     agree = all(t["value"] == o["value"] for t, o in answers)

@@ -3,7 +3,7 @@
     python benches/solve_kalah.py [--pits 6 --stones 4] [--table-mb 1024] [--tables DIR]
                                   [--node-limit N] [--rules both|capture_empty|no-capture-empty]
                                   [--etc-swing S | --no-etc] [--threads T [T ...]]
-                                  [--repeats N] [--busy-swing S]
+                                  [--repeats N] [--busy-swing S] [--memory-tables L]
 
 Prints value, first move, nodes, nodes/s, seconds and positions expanded per rule: nodes counts
 every position the search reaches, expanded only those whose moves it generated (the way
@@ -18,7 +18,11 @@ other users' load).
 ``--threads 1 2 --repeats 3`` interleaves the thread counts: each round solves every rule on
 each count in turn, and the summary gives, per rule, the median of the rounds' paired speed-ups
 against the first count. ``--busy-swing S``: threads mark nodes busy above this swing
-(``kernels.alphabeta_layout.BUSY_MIN_SWING`` by default)."""
+(``kernels.alphabeta_layout.BUSY_MIN_SWING`` by default).
+
+``--memory-tables L``: the endgame levels up to L stones are computed in memory on the solve's
+threads (``solver best mancala --exact --memory-tables L``), and that build is timed with the
+solve: its seconds are in ``seconds`` and ``cpu s``."""
 import argparse
 import statistics
 import time
@@ -39,13 +43,21 @@ def _cutoffs(etc_swing: int | None, tables) -> str:
 
 
 def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, table_stones=None,
-          etc_swing=None, threads=1, busy_swing=None):
+          etc_swing=None, threads=1, busy_swing=None, memory_tables=None):
     """(lower, upper, first move or None, nodes, seconds, cpu seconds, positions expanded):
     lower == upper once proven. ``etc_swing``: None for the default, -1 for no enhanced
-    transposition cutoffs."""
+    transposition cutoffs. ``memory_tables``: levels computed in memory, in the seconds."""
     rules = mancala.Rules(pits, stones, capture_empty)
-    endgame = None if tables is None else mancala.endgame_tables(tables, rules, required=True,
-                                                                 max_stones=table_stones)
+    built, built_cpu = time.perf_counter(), time.process_time()
+    if memory_tables is not None:
+        endgame, _ = mancala.search_tables(None, memory_tables, mancala.new_game(rules), rules,
+                                           True, threads)
+    else:
+        endgame = None if tables is None else mancala.endgame_tables(
+            tables, rules, required=True, max_stones=table_stones)
+    built, built_cpu = time.perf_counter() - built, time.process_time() - built_cpu
+    if memory_tables is None:
+        built = built_cpu = 0.0      # files are mapped before the clock, as before
     engine = AlphaBeta(mancala.kernel_game(with_tables=endgame is not None), table_mb, endgame,
                        threads)
     engine.clear_table()
@@ -64,8 +76,8 @@ def solve(pits, stones, capture_empty, table_mb, tables=None, node_limit=None, t
     else:
         lower, upper = engine.prove_within(state, node_limit)
         move = None
-    return (lower, upper, move, engine.nodes, time.perf_counter() - start,
-            time.process_time() - cpu, engine.expanded)
+    return (lower, upper, move, engine.nodes, time.perf_counter() - start + built,
+            time.process_time() - cpu + built_cpu, engine.expanded)
 
 
 def _print_row(rule, threads, result):
@@ -99,13 +111,17 @@ def main():
                         help="threads sharing the table; several counts are interleaved")
     parser.add_argument("--repeats", type=int, default=1, help="rounds over rules and counts")
     parser.add_argument("--busy-swing", type=int, help="threads mark nodes above this swing")
+    parser.add_argument("--memory-tables", type=int, metavar="L",
+                        help="compute the endgame levels up to L stones in memory (timed)")
     etc = parser.add_mutually_exclusive_group()
     etc.add_argument("--etc-swing", type=int, help="enhanced transposition cutoffs above this")
     etc.add_argument("--no-etc", action="store_true", help="no enhanced transposition cutoffs")
     args = parser.parse_args()
     etc_swing = -1 if args.no_etc else args.etc_swing
-    solve(3, 2, True, 1)  # load the kernels before timing
+    solve(3, 2, True, 1, memory_tables=args.memory_tables and 2)  # load the kernels untimed
     levels = "" if args.table_stones is None else f" up to level {args.table_stones}"
+    if args.memory_tables is not None:
+        args.tables = f"levels up to {args.memory_tables} computed in memory (timed)"
     busy = "" if args.busy_swing is None else f", busy marks above swing {args.busy_swing}"
     print(f"Kalah({args.pits},{args.stones}), table {args.table_mb} MB, endgame tables: "
           f"{args.tables or 'none'}{levels}, enhanced cutoffs: {_cutoffs(etc_swing, args.tables)}"
@@ -117,9 +133,10 @@ def main():
         for capture_empty in RULES[args.rules]:
             rule = "capture_empty" if capture_empty else "no-capture-empty"
             for threads in args.threads:
-                result = solve(args.pits, args.stones, capture_empty, args.table_mb, args.tables,
-                               args.node_limit, args.table_stones, etc_swing, threads,
-                               args.busy_swing)
+                result = solve(args.pits, args.stones, capture_empty, args.table_mb,
+                               None if args.memory_tables else args.tables, args.node_limit,
+                               args.table_stones, etc_swing, threads, args.busy_swing,
+                               args.memory_tables)
                 _print_row(rule, threads, result)
                 seconds.setdefault(rule, {}).setdefault(threads, []).append(result[4])
     if len(args.threads) > 1:

@@ -313,6 +313,9 @@ def _solve_command(commands):
                               "(default: the per-user table folder's, if built)")
     which_tables.add_argument("--no-tables", action="store_true",
                               help="probe no endgame tables")
+    mancala.add_argument("--memory-tables", type=whole(1, 30, "--memory-tables"), metavar="N",
+                         help="compute the endgame tables up to N stones in memory first and "
+                         "probe those (no files; 18 suits Kalah(6,4))")
     mancala.add_argument("--table-mb", type=whole(1, TABLE_MB_MAX, "--table-mb"), metavar="MB",
                          help="transposition table size")
     mancala.add_argument("--max-seconds", type=_seconds_arg, metavar="S", help="stop after "
@@ -593,7 +596,7 @@ def _solve_mancala(args) -> str:
                               table_mb=args.table_mb, max_seconds=args.max_seconds,
                               max_nodes=args.max_nodes, progress=progress,
                               scheduler=args.scheduler, checkpoint=args.checkpoint,
-                              threads=args.threads)
+                              threads=args.threads, memory_tables=args.memory_tables)
     finally:
         progress.close()
     text = json.dumps(found.to_dict()) if args.json else _proof_text(found)
@@ -604,6 +607,7 @@ def _solve_mancala(args) -> str:
 
 
 def _proof_text(found) -> str:
+    from solver.games.mancala.commands import built_text
     rules = found.rules
     capture = "captures also from an empty opposite pit" if rules.capture_empty else \
         "captures only from a non-empty opposite pit"
@@ -619,8 +623,8 @@ def _proof_text(found) -> str:
             reply = "-" if line.reply is None and line.value is None else \
                 "game over" if line.reply is None else f"{line.reply} (by {line.reply_by})"
             lines.append(f"{line.name:>8} {_bounds(line.lower, line.upper):>10}   {reply}")
-    tables_used = f"endgame tables 1..{found.table_levels}" if found.table_levels else \
-        "no endgame tables"
+    tables_used = f"endgame tables 1..{found.table_levels}" \
+        f"{built_text(found.table_build_seconds)}" if found.table_levels else "no endgame tables"
     lines.append(f"\nnodes: {found.nodes:,} ({found.expanded:,} expanded)   "
                  f"nodes/s: {found.nodes_per_second:,.0f}   "
                  f"time: {found.seconds:.2f} s   tasks: {found.tasks}   ({tables_used}; "

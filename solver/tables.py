@@ -72,6 +72,13 @@ def load_for_search(directory=None, capture_empty: bool = True, max_level: int |
     return _api.load_for_search(directory, family(pits, capture_empty), max_level)
 
 
+@_input_errors
+def build_for_search(max_stones: int, capture_empty: bool = True, pits: int = 6,
+                     workers: int | None = None) -> SearchTables:
+    """Levels 1..max_stones computed in memory for one search (no files): ``tables.api``'s."""
+    return _api.build_for_search(max_stones, family(pits, capture_empty), workers)
+
+
 @dataclass
 class ProbeResult:
     """A position looked up in the tables.

@@ -39,7 +39,7 @@ game = lazy_module("kernels.mancala")
 builder = lazy_module("tables.build")
 
 __all__ = ["Family", "BuildProgress", "BuildReport", "TableError", "build", "info", "verify",
-           "probe", "load_for_search", "default_directory"]
+           "probe", "load_for_search", "build_for_search", "default_directory"]
 
 DEFAULT_FAMILY = Family()  # Kalah(6, n), captures from empty pits, rules_version 1 (frozen)
 
@@ -506,6 +506,29 @@ def load_for_search(directory=None, family: Family = DEFAULT_FAMILY,
         read_ahead_in_background(paths)
         data = tables.data
     return SearchTables(data, tables.offsets, top, family.capture_empty, family.pits)
+
+
+def build_for_search(max_level: int, family: Family = DEFAULT_FAMILY,
+                     workers: int | None = None) -> SearchTables:
+    """Levels 1..max_level of ``family`` computed in memory for one search, no file read or
+    written (``tables.build.build_in_memory``, on ``workers`` threads; None: every core).
+    Refused when the levels would take more than half the memory the system has available."""
+    from tables.build import build_in_memory, get_threads, set_threads
+    from tables.index import level_offsets
+    from tables.mapping import available_bytes
+    max_level = _whole(max_level, "the levels to build in memory", 1, MAX_LEVEL)
+    workers = None if workers is None else _whole(workers, "workers", 1)
+    size = int(level_offsets(max_level, family.pits)[-1])
+    if size > available_bytes() // 2:
+        raise TableError(f"levels up to {max_level} stones take {size / 1e9:.1f} GB, more than "
+                         f"half the {available_bytes() / 1e9:.1f} GB this machine has available")
+    threads = get_threads()
+    set_threads(workers)
+    try:
+        built = build_in_memory(max_level, family.capture_empty, family.pits)
+    finally:
+        set_threads(threads)
+    return SearchTables(built.data, built.offsets, max_level, family.capture_empty, family.pits)
 
 
 def _resident_copy(mapped: np.ndarray) -> np.ndarray:

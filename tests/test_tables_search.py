@@ -11,6 +11,7 @@ from solver.games import mancala as reference
 from solver.search.alphabeta import AlphaBeta
 from solver import tables as api
 from tables.format import Family, level_filename, read_body, write_table
+from tables.index import level_size
 from test_alphabeta import random_position
 from test_cli import run, run_json
 
@@ -194,3 +195,85 @@ def test_solve_command_prints_the_openings():
     out = run_json("solve", "mancala", "--pits", "3", "--stones", "2", "--no-tables")
     assert out["value"] == mancala.solve(mancala.Rules(3, 2), tables=False).value
     assert len(out["openings"]) == 3
+
+
+# --- tables computed in memory for one search (memory_tables, --memory-tables) --------------------
+
+def test_levels_computed_in_memory_are_the_levels_a_build_writes(built):
+    computed = api.build_for_search(TOP, capture_empty=False)
+    written = api.load_for_search(built, capture_empty=False)
+    assert computed.max_level == written.max_level == TOP
+    for level in range(1, TOP + 1):     # offsets[level + 1]: where the level's values start
+        size = level_size(level)
+        assert np.array_equal(computed.data[computed.offsets[level + 1]:][:size],
+                              written.data[written.offsets[level + 1]:][:size]), level
+
+
+@pytest.mark.parametrize("capture_empty", [True, False])
+def test_solving_with_levels_computed_in_memory_changes_no_exact_value(rng, capture_empty):
+    rules = mancala.Rules(6, 4, capture_empty)
+    hits = 0
+    for threads in (1, 2):
+        for _ in range(6):
+            pos = replace(random_position(rng, 6, rng.randrange(12, 20)),
+                          capture_empty=capture_empty)
+            levels = rng.randrange(1, 16)
+            found = mancala.best_move(pos, rules, exact=True, memory_tables=levels,
+                                      threads=threads)
+            assert found.value == mancala.best_move(pos, rules, exact=True, tables=False).value
+            assert found.table_levels == min(levels, sum(pos.pits))
+            assert found.table_build_seconds > 0
+            hits += found.table_hits
+    assert hits > 0
+
+
+def test_a_whole_game_solved_with_levels_computed_in_memory_proves_the_same_values():
+    rules = mancala.Rules(3, 3)
+    found = mancala.solve(rules, memory_tables=12)
+    assert found.table_levels == 12 and found.table_build_seconds > 0
+    assert proven_values(found) == proven_values(mancala.solve(rules, tables=False))
+
+
+@pytest.mark.parametrize("asked, says", [
+    (dict(depth=3), "goes with an exact solve"),
+    (dict(exact=True, tables=True), "not both"),
+    (dict(exact=True, memory_tables=0), "memory_tables must be"),
+    (dict(exact=True, memory_tables=31), "memory_tables must be"),
+    (dict(exact=True, memory_tables=True), "memory_tables must be"),
+    (dict(exact=True, memory_tables=2.5), "memory_tables must be"),
+])
+def test_a_bad_memory_tables_request_is_an_input_error(asked, says):
+    with pytest.raises(InputError, match=says):
+        mancala.best_move(**({"memory_tables": 8} | asked))
+
+
+def test_levels_larger_than_the_memory_available_are_refused_before_any_is_computed():
+    with pytest.raises(InputError, match="more than half the"):
+        api.build_for_search(48)
+
+
+def test_a_cluster_solve_takes_no_levels_computed_in_memory():
+    with pytest.raises(InputError, match="not on a cluster"):
+        mancala.solve(mancala.Rules(3, 3), memory_tables=8, scheduler="tcp://127.0.0.1:1")
+
+
+def test_the_commands_compute_levels_in_memory_when_asked():
+    position = "2,0,1,3/1,1,3,0 4-9 A"
+    exact = mancala.best_move(position, exact=True, tables=False)
+    best = run_json("best", "mancala", position, "--exact", "--memory-tables", "9")
+    assert best["value"] == exact.value and best["table_levels"] == 9
+    assert best["table_build_seconds"] > 0
+    text = run("best", "mancala", position, "--exact", "--memory-tables", "9")
+    assert "endgame tables: levels 1..9 (computed in memory in " in text.stdout
+    solved = run_json("solve", "mancala", "--pits", "3", "--stones", "2", "--memory-tables", "8")
+    assert solved["value"] == mancala.solve(mancala.Rules(3, 2), tables=False).value
+    assert solved["table_levels"] == 8
+    for refused, says in [(["best", "mancala", "--depth", "2", "--memory-tables", "8"],
+                           "goes with an exact solve"),
+                          (["best", "mancala", "--exact", "--memory-tables", "0"],
+                           "--memory-tables must be 1..30"),
+                          (["solve", "mancala", "--memory-tables", "²"],
+                           "--memory-tables must be")]:
+        done = run(*refused)
+        assert done.returncode == 2 and says in done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

@@ -112,7 +112,8 @@ class SearchResult:
     ``value``: side to move's view (for Mancala the final store difference, current stores
     included). ``exact``: the value is proven. ``depth``: plies of the last completed iteration
     (None when exact by a solve). ``moves``: {move: value} for every legal move, when asked.
-    ``table_levels``: endgame-table levels 1..table_levels were probed (0: none).
+    ``table_levels``: endgame-table levels 1..table_levels were probed (0: none);
+    ``table_build_seconds``: the time spent computing them in memory first (None: none built).
     A proof (``solver.games.mancala.proof``) also gives the bounds proven for the value and,
     with ``moves``, for each move (equal once proven), and why it stopped early (``stopped``;
     None: finished, then ``value`` is exact, else ``value`` and ``move`` are None)."""
@@ -135,6 +136,7 @@ class SearchResult:
     upper: int | None = None
     move_bounds: dict[int, tuple[int, int]] | None = None
     stopped: str | None = None
+    table_build_seconds: float | None = None
 
     @property
     def nodes_per_second(self) -> float:
@@ -149,7 +151,8 @@ class SearchResult:
                    value=self.value, exact=self.exact, depth=self.depth, pv=self.pv,
                    nodes=self.nodes, expanded=self.expanded, seconds=round(self.seconds, 6),
                    nodes_per_second=round(self.nodes_per_second),
-                   table_levels=self.table_levels, table_hits=self.table_hits)
+                   table_levels=self.table_levels, table_hits=self.table_hits,
+                   table_build_seconds=_rounded(self.table_build_seconds))
         if self.proof:
             out.update(lower=self.lower, upper=self.upper, finished=self.stopped is None,
                        stopped=self.stopped)
@@ -159,6 +162,10 @@ class SearchResult:
                 for entry in out["moves"]:
                     entry["lower"], entry["upper"] = self.move_bounds[entry["move"]]
         return out
+
+
+def _rounded(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 3)
 
 
 def rules_fields(rules) -> dict:

@@ -28,6 +28,10 @@ from solver.games.mancala.rules import (A, Position, Rules, apply, current_playe
 from solver.search.alphabeta import AlphaBeta, Backend, EndgameTables, KernelGame, SearchResult
 from tables.lazy import lazy_module
 
+MEMORY_TABLES_MAX = 30
+"""The most stones ``memory_tables`` builds levels for: 6 pits' levels up to 30 take 11 GB
+(``tables.api.build_for_search`` also refuses more than half the memory available)."""
+
 kernel = lazy_module("kernels.mancala")
 alphabeta_kernel = lazy_module("kernels.alphabeta")
 perft_kernels = lazy_module("kernels.perft")
@@ -166,7 +170,8 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
               seconds: float | None = None, depth: int | None = None, exact: bool = False,
               all_moves: bool = False, table_mb: int | None = None,
               tables=None, max_seconds: float | None = None, max_nodes: int | None = None,
-              progress=None, backend: str | None = None, threads: int = 1) -> BestMove:
+              progress=None, backend: str | None = None, threads: int = 1,
+              memory_tables: int | None = None) -> BestMove:
     """Search a position (the start of ``rules`` when None): exactly, to ``depth`` plies, or for
     ``seconds`` (the default, DEFAULT_SECONDS). A timed or depth-limited search that reaches
     the end of every line reports ``exact=True``. ``all_moves``: ``moves`` holds every legal
@@ -181,7 +186,10 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
 
     ``tables``: endgame tables probed at the leaves: a directory, True for
     the default directory, False for none; None (the default) uses the default directory's
-    tables for an exact search when it has any.
+    tables for an exact search when it has any. ``memory_tables``: with ``exact``, compute the
+    levels up to that many stones in memory before the search instead (no file read or written;
+    on ``threads`` threads; at most the stones in the pits): what table files would give, for
+    the seconds of the build (``table_build_seconds``).
 
     ``backend``: the alpha-beta kernels (:func:`kernel_game`); None (the default): "cython"
     when no tables are probed (it starts without Numba), else "numba". Both give the same
@@ -201,10 +209,9 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     depth = None if depth is None else _check_depth(depth, 1, "depth")
     seconds = None if seconds is None else check_seconds(seconds)
     table_mb = None if table_mb is None else check_table_mb(table_mb)
-    found_tables = endgame_tables(tables, rules, required=tables not in (None, False),
-                                  wanted=exact if tables is None else bool(tables))
     if backend not in (None, *BACKENDS):
         raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    found_tables, built_in = search_tables(tables, memory_tables, pos, rules, exact, threads)
     # The Cython alpha-beta unless asked otherwise: the same search as the Numba one
     # (tests/test_mancala_cython_ab.py), faster per node, and it starts without Numba.
     game = kernel_game(with_tables=found_tables is not None,
@@ -214,8 +221,8 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     state = to_packed(pos)
     levels = 0 if found_tables is None else found_tables.max_swing
     if exact:
-        return _proven_best(engine, state, pos, rules, levels, all_moves, max_seconds,
-                            max_nodes, progress)
+        return replace(_proven_best(engine, state, pos, rules, levels, all_moves, max_seconds,
+                                    max_nodes, progress), table_build_seconds=built_in)
     found = engine.iterate(state, max_depth=depth,
                            seconds=None if depth is not None else seconds or DEFAULT_SECONDS,
                            all_moves=all_moves)
@@ -252,7 +259,8 @@ def _proven_best(engine, state, pos: Position, rules: Rules, levels: int, all_mo
 
 def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
           max_seconds: float | None = None, max_nodes: int | None = None, progress=None,
-          scheduler: str | None = None, checkpoint=None, threads: int = 1):
+          scheduler: str | None = None, checkpoint=None, threads: int = 1,
+          memory_tables: int | None = None):
     """Prove the value of Kalah(pits, stones) from the start: every opening move's exact value
     (an opening that earns an extra turn also each continuation's) and, after each, the
     optimal move of the side to move; one transposition table serves all the proofs
@@ -265,7 +273,8 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     bound proven, so that a rerun with the same file goes on from them
     (``solver.games.mancala.checkpoint``; the proof's ``checkpoint`` gives the totals of every
     run). ``threads``: that many threads share the table on this machine (not with
-    ``scheduler``, whose workers have their own)."""
+    ``scheduler``, whose workers have their own). ``memory_tables``: as in :func:`best_move`
+    (not with ``scheduler``)."""
     from solver.games.mancala.checkpoint import Checkpoint
     from solver.games.mancala.proof import prove_game
     max_nodes = _check_budgets(max_seconds, max_nodes)
@@ -278,18 +287,22 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     if scheduler is not None and max_nodes is not None:
         raise InputError("max_nodes (--max-nodes) does not apply on a cluster, whose tasks "
                          "each run to the end: use max_seconds (--max-seconds)")
+    if scheduler is not None and memory_tables is not None:
+        raise InputError("memory_tables (--memory-tables) serves a solve on this machine, "
+                         "not on a cluster (--scheduler)")
     kept = None if checkpoint is None else Checkpoint(checkpoint, rules)
     if scheduler is not None:
         return _solve_on_cluster(rules, tables, table_mb, scheduler, max_seconds, progress,
                                  kept)
     pos = reference.new_game(rules)
-    found_tables = endgame_tables(tables, rules, required=tables not in (None, False))
+    found_tables, built_in = search_tables(tables, memory_tables, pos, rules, True, threads)
     mb = table_mb or default_table_mb(pos, True)
     engine = AlphaBeta(kernel_game(with_tables=found_tables is not None), mb, found_tables,
                        threads)
     proof = prove_game(engine, to_packed(pos), rules, max_seconds=max_seconds,
                        max_nodes=max_nodes, progress=progress, checkpoint=kept)
     proof.table_levels = 0 if found_tables is None else found_tables.max_swing
+    proof.table_build_seconds = built_in
     proof.table_mb = mb
     return proof
 
@@ -341,6 +354,30 @@ def _cluster_tables(tables, rules: Rules) -> str | None:
     if endgame_tables(str(directory), rules, required=tables is not None) is None:
         return None
     return str(directory.expanduser().absolute())
+
+
+def search_tables(tables, memory_tables, pos: Position, rules: Rules, exact: bool,
+                  threads: int) -> tuple[EndgameTables | None, float | None]:
+    """The endgame tables a search of ``pos`` probes, and the seconds spent computing them
+    (None: none computed): with ``memory_tables``, the levels up to that many stones (at most
+    those in the pits) built in memory on ``threads`` threads; else those ``endgame_tables``
+    finds for ``tables`` (by default only for an exact search)."""
+    if memory_tables is None:
+        return endgame_tables(tables, rules, required=tables not in (None, False),
+                              wanted=exact if tables is None else bool(tables)), None
+    if not exact:
+        raise InputError("memory_tables (--memory-tables) goes with an exact solve (--exact)")
+    if tables not in (None, False):
+        raise InputError("choose table files (tables, --tables) or tables computed in memory "
+                         "(memory_tables, --memory-tables), not both")
+    from solver import tables as tables_api
+    levels = min(check_whole(memory_tables, 1, MEMORY_TABLES_MAX, "memory_tables"),
+                 sum(pos.pits))
+    if levels == 0:      # no stone in play: nothing to look up
+        return None, None
+    start = time.perf_counter()
+    built = tables_api.build_for_search(levels, rules.capture_empty, rules.pits, threads)
+    return EndgameTables(built.data, built.offsets, built.max_level), time.perf_counter() - start
 
 
 def endgame_tables(tables, rules: Rules, required: bool, wanted: bool = True,

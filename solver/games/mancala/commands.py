@@ -36,7 +36,8 @@ def best(position: str | None, rules_options: dict, options: dict):
                          table_mb=options["table_mb"],
                          tables=False if options["no_tables"] else options["tables"],
                          max_seconds=options["max_seconds"], max_nodes=options["max_nodes"],
-                         progress=progress, threads=options["threads"] or 1)
+                         progress=progress, threads=options["threads"] or 1,
+                         memory_tables=options["memory_tables"])
     finally:
         if progress is not None:
             progress.close()
@@ -45,9 +46,11 @@ def best(position: str | None, rules_options: dict, options: dict):
 def _mcts(pos, rules, options):
     if options["depth"] is not None or options["exact"] or options["all_moves"] or \
             options["max_seconds"] is not None or options["max_nodes"] is not None or \
-            options["tables"] is not None or options["table_mb"] is not None:
+            options["tables"] is not None or options["table_mb"] is not None or \
+            options["memory_tables"] is not None:
         raise InputError("--mcts takes --simulations and/or --time, not --depth, --exact, "
-                         "--all-moves, --max-seconds, --max-nodes, --tables or --table-mb")
+                         "--all-moves, --max-seconds, --max-nodes, --tables, --memory-tables "
+                         "or --table-mb")
     from solver.games.mancala.mcts import mcts_best_move    # compiled: once the input is good
     return mcts_best_move(pos, rules, simulations=options["simulations"],
                           seconds=options["time"], threads=options["threads"] or 1,
@@ -77,7 +80,8 @@ def best_text(found) -> str:
     lines.append(f"nodes: {found.nodes:,} ({found.expanded:,} expanded)   "
                  f"nodes/s: {found.nodes_per_second:,.0f}   time: {found.seconds:.3f} s")
     if found.table_levels:
-        lines.append(f"endgame tables: levels 1..{found.table_levels}, "
+        lines.append(f"endgame tables: levels 1..{found.table_levels}"
+                     f"{built_text(found.table_build_seconds)}, "
                      f"{found.table_hits:,} positions looked up")
     return "\n".join(lines)
 
@@ -112,6 +116,11 @@ class ProofProgress:
     def close(self) -> None:
         if self.live and self.last is not None:
             print(file=sys.stderr)
+
+
+def built_text(seconds: float | None) -> str:
+    """How the endgame levels were had: '' when read from files."""
+    return "" if seconds is None else f" (computed in memory in {seconds:.2f} s)"
 
 
 def bounds_text(lower: int, upper: int) -> str:

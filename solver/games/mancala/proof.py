@@ -80,6 +80,7 @@ class Proof:
     expanded: int = 0      # of ``nodes``, the positions whose moves were generated
     seconds: float = 0.0
     table_levels: int = 0
+    table_build_seconds: float | None = None   # levels computed in memory first (None: none)
     table_mb: int = 0
     stopped: str | None = None
     root: Line | None = None
@@ -118,7 +119,10 @@ class Proof:
                     stopped=self.stopped, openings=[o.to_dict() for o in self.openings],
                     nodes=self.nodes, expanded=self.expanded, seconds=round(self.seconds, 3),
                     nodes_per_second=round(self.nodes_per_second),
-                    table_levels=self.table_levels, table_mb=self.table_mb, tasks=self.tasks,
+                    table_levels=self.table_levels,
+                    table_build_seconds=None if self.table_build_seconds is None
+                    else round(self.table_build_seconds, 3),
+                    table_mb=self.table_mb, tasks=self.tasks,
                     checkpoint=self.checkpoint)
 
 
