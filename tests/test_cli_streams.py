@@ -76,6 +76,21 @@ def test_ctrl_c_at_any_moment_of_a_build_is_one_line_and_the_build_resumes(tmp_p
     assert checked.returncode == 0 and "checksums good" in checked.stdout
 
 
+@pytest.mark.parametrize("delay", [0.4, 1.5])
+def test_ctrl_c_while_levels_are_computed_in_memory_is_one_line(delay, interpreter_start):
+    """Before the proof has begun (the levels of ``--memory-tables`` come first, about 10 s
+    here): exit code 130 and "solver: interrupted", nothing on stdout."""
+    solve = [*SOLVER, "best", "mancala", "--exact", "--memory-tables", "20"]
+    process = subprocess.Popen(solve, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    time.sleep(interpreter_start + delay)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert process.returncode == 130 and err.splitlines()[-1] == "solver: interrupted"
+    assert out == ""
+
+
 def test_ctrl_c_inside_numbas_own_code_is_recorded_and_handed_to_a_watcher(monkeypatch):
     """An exception raised inside Numba's loading or compiling can leave its compiled objects
     half made (a crash inside the call), so there the handler only records the press and starts
