@@ -20,7 +20,7 @@ from solver.options import (COUNT_MAX, SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Opti
                             count, file_name, folder, scheduler, seconds, seed, values,
                             whole)
 from tables.errors import TableError
-from tables.index import MAX_LEVEL
+from tables.index import MAX_LEVEL, SAMPLE_MAX
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -32,6 +32,18 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise InputError(message)
+
+    def _print_message(self, message, file=None):
+        """Help, usage and version text, flushed here so that a full disk is an error."""
+        file = file or sys.stdout
+        if message and file is not None:
+            try:
+                file.write(message)
+                file.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as error:
+                raise OutputError(f"cannot write the output: {error.strerror or error}") from None
 
 
 def _version() -> str:
@@ -47,7 +59,7 @@ class _VersionAction(argparse.Action):
                          "each game's rules_version")
 
     def __call__(self, parser, namespace, values, option_string=None):
-        print(_version())
+        parser._print_message(_version() + "\n")
         parser.exit()
 
 
@@ -405,7 +417,7 @@ def _tables_commands(commands):
     info = actions.add_parser("info", help="what a table folder holds")
     info.set_defaults(run=_tables_info)
     verify = actions.add_parser("verify", help="check checksums, then recompute samples")
-    verify.add_argument("--sample", type=whole(0, COUNT_MAX, "--sample"), default=0, metavar="K",
+    verify.add_argument("--sample", type=whole(0, SAMPLE_MAX, "--sample"), default=0, metavar="K",
                         help="random positions to recompute (from their children, and by an "
                              "independent exact search)")
     verify.add_argument("--seed", type=whole(0, SEED_MAX, "a seed"), metavar="S",

@@ -54,6 +54,14 @@ def _not_a_file(mode: int) -> str | None:
     return "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
 
 
+def refuse_dash(path, what: str) -> None:
+    """'-' names the standard output elsewhere; as the name of a file written here it would
+    make a file "-", so it is refused (``./-`` still names one)."""
+    if str(path) == "-":
+        raise InputError(f"cannot write {what}: '-' (standard output) is not a file here; "
+                         "write ./- for a file of that name")
+
+
 def check_writable(path, what: str):
     """The file a command will write at ``path`` (a symbolic link followed, so that the link
     stays and its target is written), checked before the run: an InputError if it exists and is
@@ -62,6 +70,7 @@ def check_writable(path, what: str):
     from pathlib import Path
 
     from tables.format import temporary_path
+    refuse_dash(path, what)
     target = Path(os.path.realpath(path))
     try:
         problem = _not_a_file(os.stat(target).st_mode)

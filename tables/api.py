@@ -27,7 +27,7 @@ from tables.errors import TableError
 from tables.format import (SUFFIX, Family, family_of, check_header, is_temporary, level_filename,
                            open_for_search, open_table, read_header, read_stamps, rule_name,
                            save_stamps)
-from tables.index import MAX_LEVEL, counts_at, index_of, pits_word
+from tables.index import MAX_LEVEL, SAMPLE_MAX, counts_at, index_of, pits_word
 from tables.lazy import lazy_module
 from tables.levels import (BuildProgress, BuildReport, LocalExecutor, build_levels,
                            check_writable)
@@ -287,7 +287,6 @@ class VerifyReport:
 
 
 EXACT_CHECK_NODES = 200_000  # node budget of the independent search of one sample
-SAMPLE_MAX = 10**12          # the command line's count limit
 
 
 def verify(directory=None, sample: int = 0, seed: int | None = None, rules_version: int = 1,

@@ -41,6 +41,8 @@ from math import comb
 MAX_PITS = 6                    # the packed state holds at most six pits a side
 PITS = 6                        # the default board
 MAX_LEVEL = 48                  # Kalah(6,4) holds 48 stones; level 48 of 6 pits has 1.3e12 entries
+SAMPLE_MAX = 10**6              # verify's samples: about 2 ms each (an exact search), so a
+                                # million is most of an hour; more would look like a hang
 _LANES = 256                    # every value an 8-bit lane can hold, so no lookup runs out
 
 

@@ -150,3 +150,17 @@ def test_an_on_off_argument_is_true_or_false_not_anything_truthy(flag):
 def test_funkel_rules_hidden_shafts_is_true_or_false():
     with pytest.raises(InputError, match="hidden_shafts must be True or False"):
         solver.games.get("funkel").reference().Rules(2, hidden_shafts="no")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: solver.funkel.new_position(view="no"),
+    lambda: solver.funkel.estimate_moves(solver.funkel.new_position(seed=1), samples=2,
+                                         stop_when_separated="no"),
+    lambda: solver.tunhell.best_action(solver.tunhell.new_position(seed=1), iterations=2,
+                                       stop_when_separated=1),
+    lambda: solver.tunhell.adapter(intro="no"),
+    lambda: solver.tunhell.adapter(dig_may_stop=[]),
+])
+def test_funkel_and_tunhell_on_off_arguments_are_true_or_false(call):
+    with pytest.raises(InputError, match="must be True or False"):
+        call()

@@ -340,3 +340,29 @@ def test_verify_names_a_missing_middle_level_and_what_a_search_will_use(tmp_path
     report = json.loads(run("tables", "verify", "--dir", str(tmp_path), "--json").stdout)
     assert report["gaps"] == [dict(pits=2, capture_empty=True, levels="1-2, 4-5",
                                    search_uses_up_to=2)]
+
+
+# --- the twenty-third session: the rest of the twenty-second session's findings ----------------
+
+def test_a_verify_sample_that_would_run_for_ever_is_refused_by_the_option():
+    error = one_line_error(run("tables", "verify", "--sample", "1000001"))
+    assert "--sample must be 0..1000000" in error
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", "mancala", "--pits", "2", "--stones", "1", "--checkpoint", "-"],
+    ["bench", "mancala", "--depth", "1", "--save", "-"],
+])
+def test_a_dash_for_a_file_written_is_refused_not_made_a_file_named_dash(tmp_path, command):
+    done = run_in(tmp_path, *command)
+    assert "'-' (standard output) is not a file here" in one_line_error(done)
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("command", [["--help"], ["best", "--help"], ["--version"]])
+def test_help_written_to_a_full_disk_is_an_error(command):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*SOLVER, *command], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == "solver: error: cannot write the output: No space left on device\n"

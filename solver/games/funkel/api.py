@@ -53,7 +53,7 @@ from solver.games.funkel import (
     State,
 )
 from solver.games.funkel.codec import check_seat, read_position, view_of  # noqa: F401  (API)
-from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
+from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_flag, check_players,
                             check_search_seed, check_seconds, check_seed, check_whole,
                             is_digits, is_whole)
 from solver.search import estimate as estimator
@@ -153,6 +153,7 @@ def new_position(players: int = 2, layout: str = "pinwheel", seed: int | None = 
                  view: bool = False) -> str:
     """A new game's position as JSON: the full dealt state, or (``view``) only what the players
     see of it. ``seed=None`` deals at random."""
+    view = check_flag(view, "view")
     state = reference.new_game(Rules(check_players(players), layout), check_deal_seed(seed))
     return reference.to_json(reference.public_view(state) if view else state)
 
@@ -249,6 +250,7 @@ def estimate_moves(position: str | State | PublicView, seat: int | None = None,
     view = view_of(position)
     if reference.is_over(view):
         raise InputError("the game is over: there is no move to estimate")
+    stop_when_separated = check_flag(stop_when_separated, "stop_when_separated")
     samples, threads, seed = _check_estimate_options(view, seat, samples, seconds, rollout,
                                                      threads, seed)
     if samples is None and seconds is None:

@@ -18,7 +18,7 @@ import json
 import os
 from pathlib import Path
 
-from solver.errors import InputError, check_writable, read_input_file
+from solver.errors import InputError, check_writable, read_input_file, refuse_dash
 from solver.games.mancala.rules import SIDE_NAMES, Rules
 from tables.format import atomic_file
 
@@ -33,6 +33,7 @@ class Checkpoint:
     def __init__(self, path, rules: Rules):
         if not isinstance(path, (str, os.PathLike)):
             raise InputError(f"a checkpoint is a file's path, got {type(path).__name__}")
+        refuse_dash(path, "a checkpoint")
         try:
             self.path = Path(os.path.realpath(path))    # a link stays a link
             exists = self.path.exists()

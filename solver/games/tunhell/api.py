@@ -38,7 +38,7 @@ from solver.games.tunhell import Action, InfoSet, Move, Phase, Rules, State
 from solver.games.tunhell.cards import name
 from solver.games.tunhell.engine import from_reference, to_action
 from solver.games.tunhell.greedy import greedy_action
-from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_players,
+from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_flag, check_players,
                             check_search_seed, check_seconds, check_seed, check_whole,
                             is_digits)
 
@@ -191,6 +191,7 @@ def best_action(position: str | InfoSet | State, seat: int | None = None,
     threads. Reproducible for a fixed seed with an iterations budget (``solver.search.ismcts``).
     Raises InputError for a bad position or option."""
     info = read_position(position, seat)
+    stop_when_separated = check_flag(stop_when_separated, "stop_when_separated")
     iterations, threads, seed = _check_search_options(info, method, seconds, iterations,
                                                       threads, seed)
     if seconds is None and iterations is None:
@@ -320,6 +321,7 @@ bot_named = BOTS.named
 
 def adapter(intro: bool = False, dig_may_stop: bool = False) -> matches.GameAdapter:
     """Tunhell for the match runner: reference states, bots shown their seat's view."""
+    intro, dig_may_stop = check_flag(intro, "intro"), check_flag(dig_may_stop, "dig_may_stop")
     return matches.GameAdapter(
         name=("tunhell-intro" if intro else "tunhell") + ("-may-stop" if dig_may_stop else ""),
         new_game=lambda seed, players: reference.new_game(Rules(players, intro, dig_may_stop),
