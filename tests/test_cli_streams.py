@@ -51,6 +51,18 @@ def interpreter_start():
     return 1.5 * max(times)
 
 
+def interrupted(arguments, after: float) -> tuple[int, str, str]:
+    """Run ``solver ARGUMENTS``, press Ctrl-C ``after`` seconds in: its exit code, stdout and
+    stderr (never a traceback, whenever the press lands)."""
+    process = subprocess.Popen([*SOLVER, *arguments], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=300)
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    return process.returncode, out, err
+
+
 @pytest.mark.parametrize("delay", [0.1, 0.3, 0.6, 1.2])
 def test_ctrl_c_at_any_moment_of_a_build_is_one_line_and_the_build_resumes(tmp_path, delay,
                                                                           interpreter_start):
@@ -58,18 +70,13 @@ def test_ctrl_c_at_any_moment_of_a_build_is_one_line_and_the_build_resumes(tmp_p
     to the writing of the levels, ``delay`` seconds after Python itself has started: exit code
     130 and "solver: interrupted", or, if the build was done first, its usual end; either way
     a rerun finishes and verifies."""
-    build = [*SOLVER, "tables", "build", "mancala", "--max-stones", "14", "--workers", "1",
-             "--dir", str(tmp_path)]
-    process = subprocess.Popen(build, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
-    time.sleep(interpreter_start + delay)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=300)
-    assert "Traceback" not in err and "Exception ignored" not in err, err
-    if process.returncode == 130:
+    code, out, err = interrupted(["tables", "build", "mancala", "--max-stones", "14",
+                                  "--workers", "1", "--dir", str(tmp_path)],
+                                 interpreter_start + delay)
+    if code == 130:
         assert err.splitlines()[-1] == "solver: interrupted" and out == ""
     else:
-        assert process.returncode == 0 and "ready" in out, err
+        assert code == 0 and "ready" in out, err
     assert run("tables", "build", "mancala", "--max-stones", "14", "--dir",
                str(tmp_path)).returncode == 0
     checked = run("tables", "verify", "--dir", str(tmp_path))
@@ -80,15 +87,9 @@ def test_ctrl_c_at_any_moment_of_a_build_is_one_line_and_the_build_resumes(tmp_p
 def test_ctrl_c_while_levels_are_computed_in_memory_is_one_line(delay, interpreter_start):
     """Before the proof has begun (the levels of ``--memory-tables`` come first, about 10 s
     here): exit code 130 and "solver: interrupted", nothing on stdout."""
-    solve = [*SOLVER, "best", "mancala", "--exact", "--memory-tables", "20"]
-    process = subprocess.Popen(solve, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
-    time.sleep(interpreter_start + delay)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=120)
-    assert "Traceback" not in err and "Exception ignored" not in err, err
-    assert process.returncode == 130 and err.splitlines()[-1] == "solver: interrupted"
-    assert out == ""
+    code, out, err = interrupted(["best", "mancala", "--exact", "--memory-tables", "20"],
+                                 interpreter_start + delay)
+    assert code == 130 and err.splitlines()[-1] == "solver: interrupted" and out == ""
 
 
 def test_ctrl_c_inside_numbas_own_code_is_recorded_and_handed_to_a_watcher(monkeypatch):
