@@ -517,10 +517,10 @@ def build_for_search(max_level: int, family: Family = DEFAULT_FAMILY,
     from tables.mapping import available_bytes
     max_level = _whole(max_level, "the levels to build in memory", 1, MAX_LEVEL)
     workers = None if workers is None else _whole(workers, "workers", 1)
-    size = int(level_offsets(max_level, family.pits)[-1])
-    if size > available_bytes() // 2:
+    size, available = int(level_offsets(max_level, family.pits)[-1]), available_bytes()
+    if size > available // 2:
         raise TableError(f"levels up to {max_level} stones take {size / 1e9:.1f} GB, more than "
-                         f"half the {available_bytes() / 1e9:.1f} GB this machine has available")
+                         f"half the {available / 1e9:.1f} GB this machine has available")
     threads = get_threads()
     set_threads(workers)
     try:

@@ -152,7 +152,7 @@ class SearchResult:
                    nodes=self.nodes, expanded=self.expanded, seconds=round(self.seconds, 6),
                    nodes_per_second=round(self.nodes_per_second),
                    table_levels=self.table_levels, table_hits=self.table_hits,
-                   table_build_seconds=_rounded(self.table_build_seconds))
+                   table_build_seconds=rounded_seconds(self.table_build_seconds))
         if self.proof:
             out.update(lower=self.lower, upper=self.upper, finished=self.stopped is None,
                        stopped=self.stopped)
@@ -164,7 +164,8 @@ class SearchResult:
         return out
 
 
-def _rounded(seconds: float | None) -> float | None:
+def rounded_seconds(seconds: float | None) -> float | None:
+    """Seconds as a JSON answer gives them (to the millisecond; None stays None)."""
     return None if seconds is None else round(seconds, 3)
 
 

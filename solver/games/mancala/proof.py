@@ -25,6 +25,7 @@ from kernels.contract import EXTRA_TURN, GAME_OVER
 from kernels.mancala_layout import pits_per_side
 from solver.errors import InputError
 from solver.games.mancala.rules import SIDE_NAMES, Rules
+from solver.search.alphabeta import rounded_seconds
 
 FIRST_SLICE = 1_000_000     # nodes of a task's first slice; each round doubles it
 LAST_SLICE = 16_000_000   # a slice is one compiled call, run in a thread that can be stopped
@@ -120,8 +121,7 @@ class Proof:
                     nodes=self.nodes, expanded=self.expanded, seconds=round(self.seconds, 3),
                     nodes_per_second=round(self.nodes_per_second),
                     table_levels=self.table_levels,
-                    table_build_seconds=None if self.table_build_seconds is None
-                    else round(self.table_build_seconds, 3),
+                    table_build_seconds=rounded_seconds(self.table_build_seconds),
                     table_mb=self.table_mb, tasks=self.tasks,
                     checkpoint=self.checkpoint)
 
