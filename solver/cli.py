@@ -15,7 +15,7 @@ import sys
 
 from solver import games as registry
 from solver.bench import MAX_DEPTH as BENCH_MAX_DEPTH
-from solver.errors import GameAbandoned, InputError, read_input_file
+from solver.errors import GameAbandoned, InputError, one_line, read_input_file
 from solver.options import (COUNT_MAX, SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option, add_options,
                             count, file_name, folder, scheduler, seconds, seed, values,
                             whole)
@@ -659,10 +659,10 @@ def main(argv=None) -> int:
         _write(text)
         return 0
     except InputError as error:
-        print(f"solver: error: {_one_line(error)}", file=sys.stderr)
+        print(f"solver: error: {one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except TableError as error:  # the tables package's own: the same one line
-        print(f"solver: error: {_one_line(error)}", file=sys.stderr)
+        print(f"solver: error: {one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except TableMismatch as error:
         print(error)
@@ -675,7 +675,7 @@ def main(argv=None) -> int:
     except BrokenPipeError:     # the reader went away (`| head`): say nothing more
         return EXIT_BROKEN_PIPE
     except OutputError as error:
-        print(f"solver: error: {_one_line(error)}", file=sys.stderr)
+        print(f"solver: error: {one_line(error)}", file=sys.stderr)
         return 1
     except MemoryError:
         print("solver: error: out of memory (ask for less: --table-mb, --memory-mb, a budget)",
@@ -685,7 +685,7 @@ def main(argv=None) -> int:
         where = f" ({error.filename})" if error.filename else ""
         if error.errno == errno.ENOMEM:
             where = " (ask for less: --table-mb, --memory-mb)"
-        print(f"solver: error: {error.strerror or _one_line(error)}{where}", file=sys.stderr)
+        print(f"solver: error: {error.strerror or one_line(error)}{where}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception:
         if command.pressed:     # what a Ctrl-C during an import left half done
@@ -720,16 +720,6 @@ def run() -> None:
     """The ``solver`` command: :func:`solver.command.run`."""
     from solver.command import run as run_command
     run_command()
-
-
-LONGEST_ERROR = 400     # characters: a 100 kB option value is shown by its two ends
-
-
-def _one_line(error: Exception) -> str:
-    text = " ".join(str(error).split())
-    if len(text) > LONGEST_ERROR:
-        text = f"{text[:LONGEST_ERROR - 100]} ... {text[-60:]} ({len(text):,} characters)"
-    return text
 
 
 if __name__ == "__main__":

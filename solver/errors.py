@@ -6,8 +6,31 @@ import stat
 import sys
 
 
+def shown(value, limit: int = 80) -> str:
+    """How a message shows a value it refuses (``tables.errors.shown``: the one rule for both
+    packages; imported here on use, as ``python -m solver`` run from inside the package folder
+    would otherwise find this package's ``tables`` module first)."""
+    from tables.errors import shown as shown_by_tables
+    return shown_by_tables(value, limit)
+
+
+LONGEST_ERROR = 400     # characters: a 100 kB value is shown by its two ends
+
+
+def one_line(message) -> str:
+    """``message`` (any object's text) on one line, a very long one cut to its two ends."""
+    text = " ".join(str(message).split())
+    if len(text) > LONGEST_ERROR:
+        text = f"{text[:LONGEST_ERROR - 100]} ... {text[-60:]} ({len(text):,} characters)"
+    return text
+
+
 class InputError(ValueError):
-    """Bad input: a malformed position, an illegal move, an impossible option or file."""
+    """Bad input: a malformed position, an illegal move, an impossible option or file. Its
+    message is one line, a huge value in it shown by its two ends (as the CLI prints it)."""
+
+    def __init__(self, message="", *args):
+        super().__init__(one_line(message), *args)
 
 
 class GameAbandoned(Exception):

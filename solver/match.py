@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
 
-from solver.errors import GameAbandoned, InputError
+from solver.errors import GameAbandoned, InputError, shown
 from solver.options import COUNT_MAX, check_seed, check_whole
 from solver.stats import wilson_interval
 
@@ -142,7 +142,7 @@ class BotNames:
 
     def named(self, name: str) -> Bot:
         if not isinstance(name, str):
-            raise InputError(f"a {self.game} bot is named by text such as 'random', got {name!r}")
+            raise InputError(f"a {self.game} bot is named by text such as 'random', got {shown(name)}")
         kind, *options = name.split(":")
         if kind not in self.factories:
             if kind in ALGORITHMS:

@@ -12,7 +12,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from solver.errors import InputError
+from solver.errors import InputError, shown
 
 SEARCH_SEED_MAX = 2**64 - 1   # a Funkel or Tunhell search's seed (check_search_seed)
 SEED_MAX = 2**32 - 1          # every kernel takes a seed in 0..2^32-1 (mixed into 64-bit streams)
@@ -27,7 +27,7 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except (TypeError, ValueError):
-        raise InputError(f"expected a number of seconds, got {text!r}") from None
+        raise InputError(f"expected a number of seconds, got {shown(text)}") from None
     if not math.isfinite(value) or value <= 0 or value > SECONDS_MAX:
         raise InputError(f"a time must be a finite number of seconds in (0, {SECONDS_MAX:g}], "
                          f"got {text}")
@@ -44,7 +44,7 @@ def is_digits(text: str) -> bool:
 def _whole(text: str, low: int, high: int, what: str) -> int:
     text = str(text).strip()
     if not is_digits(text.lstrip("+-")) or len(text) > 20:
-        raise InputError(f"{what} must be a whole number {low}..{high}, got {text!r}")
+        raise InputError(f"{what} must be a whole number {low}..{high}, got {shown(text)}")
     value = int(text)
     if not low <= value <= high:
         raise InputError(f"{what} must be {low}..{high}, got {value}")
@@ -112,7 +112,7 @@ def check_whole(value: Any, low: int, high: float, what: str, span: str | None =
     integer goes on as an int). ``span``: how the message writes the range, if not low..high."""
     if not is_whole(value) or not low <= value <= high:
         raise InputError(f"{what} must be a whole number {span or f'{low}..{high}'}, "
-                         f"got {value!r}")
+                         f"got {shown(value)}")
     return int(value)
 
 
@@ -121,7 +121,7 @@ def check_flag(value: Any, what: str) -> bool:
     that happens to be truthy ("no" would switch it on)."""
     kind = type(value)
     if not (kind is bool or kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
-        raise InputError(f"{what} must be True or False, got {value!r}")
+        raise InputError(f"{what} must be True or False, got {shown(value)}")
     return bool(value)
 
 
@@ -139,8 +139,25 @@ def check_search_seed(value: Any) -> int:
 def check_seconds(value: Any) -> float:
     """The API's check of a time given as a Python value."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):   # NumPy's numbers too
-        raise InputError(f"a time must be a number of seconds, got {value!r}")
-    return seconds(repr(float(value)))
+        raise InputError(f"a time must be a number of seconds, got {shown(value)}")
+    try:
+        return seconds(repr(float(value)))
+    except OverflowError:       # a whole number beyond any float
+        raise InputError(f"a time must be a finite number of seconds in (0, {SECONDS_MAX:g}], "
+                         f"got {shown(value)}") from None
+
+
+def check_finite(value: Any, what: str) -> float:
+    """The API's check of a finite number >= 0 (a weight, a constant) given as a Python value."""
+    number = math.nan
+    if not isinstance(value, bool) and isinstance(value, numbers.Real):    # NumPy's too
+        try:
+            number = float(value)
+        except OverflowError:       # a whole number beyond any float
+            pass
+    if not math.isfinite(number) or number < 0:
+        raise InputError(f"{what} must be a finite number >= 0, got {shown(value)}")
+    return number
 
 
 def check_deal_seed(value: Any) -> int | None:
@@ -149,7 +166,7 @@ def check_deal_seed(value: Any) -> int | None:
     if value is None:
         return None
     if not is_whole(value) or not 0 <= value < 1 << 64:
-        raise InputError(f"a seed must be None or a whole number 0..2**64-1, got {value!r}")
+        raise InputError(f"a seed must be None or a whole number 0..2**64-1, got {shown(value)}")
     return int(value)
 
 
@@ -161,7 +178,7 @@ def check_table_mb(value: Any) -> int:
 def check_players(value: Any) -> int:
     """The API's check of a player count (every multi-player game seats 2, 3 or 4)."""
     if not is_whole(value) or value not in (2, 3, 4):
-        raise InputError(f"players must be 2, 3 or 4, got {value!r}")
+        raise InputError(f"players must be 2, 3 or 4, got {shown(value)}")
     return int(value)
 
 
@@ -204,7 +221,7 @@ class Option:
             raise argparse.ArgumentTypeError(str(error)) from None
         if self.choices and value not in self.choices:   # argparse's own words otherwise
             raise argparse.ArgumentTypeError(f"must be one of {', '.join(map(str, self.choices))},"
-                                             f" got {text!r}")
+                                             f" got {shown(text)}")
         return value
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tables import index
-from tables.errors import TableError
+from tables.errors import TableError, shown
 from tables.format import (SUFFIX, Family, family_of, check_header, is_temporary, level_filename,
                            open_for_search, open_table, read_header, read_stamps, rule_name,
                            save_stamps)
@@ -118,7 +118,7 @@ def _whole(value, name: str, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low \
             or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise TableError(f"{name} must be a whole number {span}, got {value!r}")
+        raise TableError(f"{name} must be a whole number {span}, got {shown(value)}")
     return int(value)
 
 

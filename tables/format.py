@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Iterable
 
 
-from tables.errors import TableError
+from tables.errors import TableError, shown
 from tables.lazy import lazy_module
 from tables.index import MAX_LEVEL, PITS, check_pits, level_size, scheme
 
@@ -74,9 +74,9 @@ class Family:
         except ValueError as error:
             raise TableError(str(error).replace("pits must", "--pits must")) from None
         if isinstance(self.rules_version, bool) or not isinstance(self.rules_version, int):
-            raise TableError(f"rules_version must be a whole number, got {self.rules_version!r}")
+            raise TableError(f"rules_version must be a whole number, got {shown(self.rules_version)}")
         if not isinstance(self.capture_empty, bool):   # 'x' would pass for True, None for False
-            raise TableError(f"capture_empty must be True or False, got {self.capture_empty!r}")
+            raise TableError(f"capture_empty must be True or False, got {shown(self.capture_empty)}")
 
     @property
     def prefix(self) -> str:

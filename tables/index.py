@@ -38,6 +38,8 @@ from __future__ import annotations
 import numbers
 from math import comb
 
+from tables.errors import shown
+
 MAX_PITS = 6                    # the packed state holds at most six pits a side
 PITS = 6                        # the default board
 MAX_LEVEL = 48                  # Kalah(6,4) holds 48 stones; level 48 of 6 pits has 1.3e12 entries
@@ -108,7 +110,7 @@ def check_pits(pits) -> int:
     """``pits`` as an int 1..6, or ValueError."""
     if isinstance(pits, bool) or not isinstance(pits, numbers.Integral) \
             or not 1 <= pits <= MAX_PITS:
-        raise ValueError(f"pits must be a whole number 1..{MAX_PITS}, got {pits!r}")
+        raise ValueError(f"pits must be a whole number 1..{MAX_PITS}, got {shown(pits)}")
     return int(pits)
 
 
@@ -130,7 +132,7 @@ def level_offsets(levels: int, pits: int = PITS):
 def pits_word(counts):
     """Pit lanes of one side from its m counts (sowing order)."""
     if not 1 <= len(counts) <= MAX_PITS or any(c < 0 or c > 255 for c in counts):
-        raise ValueError(f"a side needs 1..6 counts 0..255, got {counts!r}")
+        raise ValueError(f"a side needs 1..6 counts 0..255, got {shown(counts)}")
     import numpy as np
     return np.uint64(sum(int(c) << (8 * i) for i, c in enumerate(counts)))
 
@@ -169,7 +171,7 @@ def index_of(counts) -> tuple[int, int]:
         raise ValueError(f"a position needs 2m pit counts, m = 1..6, got {len(counts)}")
     mover, other = counts[:pits], counts[pits:]
     if any(not 0 <= c <= 255 for c in counts):
-        raise ValueError(f"pit counts must be 0..255, got {counts!r}")
+        raise ValueError(f"pit counts must be 0..255, got {shown(counts)}")
     level = sum(int(c) for c in counts)
     if level > MAX_LEVEL:
         raise ValueError(f"{level} stones in pits; the index covers at most {MAX_LEVEL}")

@@ -164,3 +164,45 @@ def test_funkel_rules_hidden_shafts_is_true_or_false():
 def test_funkel_and_tunhell_on_off_arguments_are_true_or_false(call):
     with pytest.raises(InputError, match="must be True or False"):
         call()
+
+
+HUGE = 10**5000     # beyond what Python will print as digits (4,300): a message must not try
+
+
+@pytest.mark.parametrize("call", [
+    lambda: mancala.best_move(SMALL, depth=HUGE),
+    lambda: mancala.best_move(SMALL, seconds=HUGE),
+    lambda: mancala.Rules(HUGE, 4),
+    lambda: solver.MancalaPosition((HUGE, 0, 0, 1), (0, 0), 0),
+    lambda: mancala.apply(mancala.new_game(), HUGE),
+    lambda: mancala.perft(mancala.new_game(), HUGE),
+    lambda: mcts_best_move(SMALL, simulations=HUGE),
+    lambda: mcts_best_move(SMALL, simulations=10, seed=HUGE),
+    lambda: mcts_best_move(SMALL, simulations=10, threads=HUGE),
+    lambda: mcts_best_move(SMALL, simulations=10, c=HUGE),
+    lambda: solver.funkel.estimate_moves(solver.funkel.new_position(seed=1), seat=HUGE),
+    lambda: solver.tunhell.best_action(solver.tunhell.new_position(seed=1), seat=HUGE),
+    lambda: solver.tables.build_for_search(HUGE),
+])
+def test_a_whole_number_too_long_to_print_is_an_input_error_naming_its_size(call):
+    with pytest.raises(InputError) as raised:
+        call()
+    assert "a whole number of 16,610 bits" in str(raised.value)
+    assert len(str(raised.value)) < 200
+
+
+def test_an_api_message_quoting_a_huge_value_shows_its_two_ends():
+    with pytest.raises(InputError) as raised:
+        mancala.best_move(SMALL, depth="x" * 100_000)
+    assert "(100,002 characters)" in str(raised.value) and len(str(raised.value)) < 200
+
+
+@pytest.mark.parametrize("c", [-1.0, float("nan"), float("inf"), "1", True])
+def test_the_mcts_exploration_constant_is_a_finite_number(c):
+    with pytest.raises(InputError, match="exploration constant"):
+        mcts_best_move(SMALL, simulations=10, c=c)
+
+
+def mcts_best_move(*args, **kwargs):
+    from solver.games.mancala.mcts import mcts_best_move as search
+    return search(*args, **kwargs)

@@ -32,11 +32,3 @@ def load_document(text, game: str):
 
 def _refuse_constant(word: str):
     raise ValueError(f"{word} is not a JSON number")
-
-
-def shown(value, limit: int = 40) -> str:
-    """A JSON value for an error line: its repr, cut short (a file may hold anything, and a
-    number of thousands of digits is named by its length)."""
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10 ** 30 else \
-        f"a number of {len(str(abs(value)))} digits"
-    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -39,7 +39,7 @@ from kernels import _random
 from kernels import funkel as kernel
 from kernels import funkel_playout as playout
 from solver import match as matches
-from solver.errors import InputError
+from solver.errors import InputError, shown
 from solver.games import funkel as reference
 from solver.games.funkel import (
     COMMON,
@@ -124,7 +124,7 @@ def action_code(action: Action) -> int:
 def action_of(code: int) -> Action:
     """The reference action of a kernel action (0..PASS)."""
     if not is_whole(code) or not 0 <= code <= kernel.PASS:
-        raise InputError(f"a funkel action code is a whole number 0..{kernel.PASS}, got {code!r}")
+        raise InputError(f"a funkel action code is a whole number 0..{kernel.PASS}, got {shown(code)}")
     code = int(code)
     if code == kernel.PASS:
         return PASS
@@ -293,7 +293,7 @@ def _check_weights(c, bias, root_bias) -> None:
         if not number or not math.isfinite(value) or \
                 (value <= 0 if least is None else value < least):
             raise InputError(f"{name} must be a finite number {'> 0' if least is None else '>= 0'}"
-                             f", got {value!r}")
+                             f", got {shown(value)}")
 
 
 # --- MCTS on the true chance structure ----------------------------------------------------------
@@ -415,7 +415,7 @@ def _exploration(text: str) -> float:
     except ValueError:
         c = -1.0
     if not c > 0 or c == float("inf"):
-        raise InputError(f"chance-mcts bot: C must be a positive number, got {text!r}")
+        raise InputError(f"chance-mcts bot: C must be a positive number, got {shown(text)}")
     return c
 
 
@@ -426,7 +426,7 @@ def _bias(text: str) -> float:
     except ValueError:
         bias = -1.0
     if not bias >= 0 or bias == float("inf"):
-        raise InputError(f"chance-mcts bot: BIAS must be a number >= 0, got {text!r}")
+        raise InputError(f"chance-mcts bot: BIAS must be a number >= 0, got {shown(text)}")
     return bias
 
 

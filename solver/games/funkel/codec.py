@@ -3,7 +3,7 @@
 
 import json
 
-from solver.errors import InputError
+from solver.errors import InputError, shown as _shown
 from solver.games.funkel.rules import (
     CARTS_PER_COLOUR,
     COLOURS,
@@ -29,7 +29,6 @@ from solver.games.funkel.rules import (
     used_colours,
 )
 from solver.games.jsontext import load_document
-from solver.games.jsontext import shown as _shown
 
 # --- positions as JSON ---------------------------------------------------------------------------
 
@@ -147,7 +146,7 @@ def _check_fields(obj: dict, fields: tuple[str, ...], where: str) -> None:
 def _int(value, field: str, low: int, high: int) -> int:
     _expect(isinstance(value, int) and not isinstance(value, bool), field,
             f"must be a whole number, got {_shown(value)}")
-    _expect(low <= value <= high, field, f"must be {low}..{high}, got {value}")
+    _expect(low <= value <= high, field, f"must be {low}..{high}, got {_shown(value)}")
     return value
 
 
@@ -338,5 +337,5 @@ def view_of(position: str | State | PublicView) -> PublicView:
 def check_seat(view: PublicView, seat: int | None, done: str) -> None:
     """Only the seat to move has actions to value (every player sees the same view)."""
     if seat is not None and seat != view.to_move:
-        raise InputError(f"seat {seat} is not to move (seat {view.to_move} is): every player "
+        raise InputError(f"seat {_shown(seat)} is not to move (seat {view.to_move} is): every player "
                          f"sees the same, so only the mover's actions are {done}")

@@ -64,7 +64,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from solver.errors import InputError
+from solver.errors import InputError, shown
 from solver.options import check_players, check_whole
 from solver.games import FACTS
 
@@ -141,7 +141,7 @@ class Rules:
         if not isinstance(self.layout, str) or self.layout not in LAYOUTS:
             raise InputError(f"unknown layout {self.layout!r}: choose {', '.join(LAYOUTS)}")
         if not isinstance(self.hidden_shafts, bool):
-            raise InputError(f"hidden_shafts must be True or False, got {self.hidden_shafts!r}")
+            raise InputError(f"hidden_shafts must be True or False, got {shown(self.hidden_shafts)}")
         object.__setattr__(self, "max_pushes", check_whole(
             self.max_pushes, 1, MAX_PUSHES_LIMIT, "max_pushes",
             span=f"1..{MAX_PUSHES_LIMIT} (the packed state's 16-bit field)"))

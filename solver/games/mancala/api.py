@@ -18,7 +18,7 @@ import numpy as np
 
 from kernels.contract import EXTRA_TURN
 from kernels.mancala_layout import pack_side, pits_per_side, unpack_side
-from solver.errors import InputError
+from solver.errors import InputError, shown
 from solver.options import (THREADS_MAX, check_flag, check_seconds, check_table_mb,
                             check_whole)
 from solver.games import mancala as reference
@@ -121,7 +121,7 @@ def kernel_game(with_tables: bool = False, backend: str = "cython") -> KernelGam
     if backend == "cython":
         return cython_game(with_tables)
     if backend != "numba":
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+        raise ValueError(f"backend must be one of {BACKENDS}, got {shown(backend)}")
     return KernelGame(expand=kernel.expand, bounds=kernel.bounds,
                       evaluate=kernel.store_difference, score=kernel.score,
                       probe=_table_probe() if with_tables else alphabeta_kernel.no_probe,
@@ -210,7 +210,7 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     seconds = None if seconds is None else check_seconds(seconds)
     table_mb = None if table_mb is None else check_table_mb(table_mb)
     if backend not in (None, *BACKENDS):
-        raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend)}")
     found_tables, built_in = search_tables(tables, memory_tables, pos, rules, exact, threads)
     # The Cython alpha-beta unless asked otherwise: the same search as the Numba one
     # (tests/test_mancala_cython_ab.py), faster per node, and it starts without Numba.
@@ -281,7 +281,7 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     threads = _check_threads(threads, True, None)
     table_mb = None if table_mb is None else check_table_mb(table_mb)
     if not isinstance(rules, Rules):
-        raise InputError(f"rules must be MancalaRules, got {rules!r}")
+        raise InputError(f"rules must be MancalaRules, got {shown(rules)}")
     if scheduler is not None and threads > 1:
         raise InputError("threads (--threads) apply on this machine, not on a cluster")
     if scheduler is not None and max_nodes is not None:

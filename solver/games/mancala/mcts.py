@@ -15,6 +15,8 @@ from solver.errors import InputError
 from solver.games import mancala as reference
 from solver.games.mancala import Position, Rules
 from solver.games.mancala.api import move_of, playable_position, to_packed
+from solver.options import (COUNT_MAX, TABLE_MB_MAX, THREADS_MAX, check_finite, check_seconds,
+                            check_seed, check_whole)
 from solver.search import mcts
 
 DEFAULT_C = mcts.DEFAULT_C
@@ -49,6 +51,12 @@ def mcts_best_move(position: Position | str | None = None, rules: Rules | None =
     trees (root parallelism). The same seed, thread count and simulation budget give the same
     answer. ``solver``: MCTS-Solver backups of proven wins, draws and losses."""
     pos, rules = playable_position(position, rules)
+    if simulations is not None:     # the command line's limit: more would run for days
+        simulations = check_whole(simulations, 1, COUNT_MAX, "simulations")
+    seconds = None if seconds is None else check_seconds(seconds)
+    threads, seed = check_whole(threads, 1, THREADS_MAX, "threads"), check_seed(seed)
+    memory_mb = check_whole(memory_mb, 1, TABLE_MB_MAX, "memory_mb")
+    c = check_finite(c, "c (the exploration constant)")
     try:
         found = mcts.search(mcts_game(pos.m), mcts_state(pos),
                             simulations=simulations, seconds=seconds, threads=threads, seed=seed,

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from solver.errors import InputError
+from solver.errors import InputError, shown
 from solver.options import is_whole
 from solver.games import FACTS
 
@@ -56,9 +56,9 @@ class Rules:
         object.__setattr__(self, "stones", _whole(self.stones, "stones per pit"))
         object.__setattr__(self, "capture_empty", _flag(self.capture_empty, "capture_empty"))
         if not 1 <= self.pits <= MAX_PITS:
-            raise InputError(f"pits per side must be 1..{MAX_PITS}, got {self.pits}")
+            raise InputError(f"pits per side must be 1..{MAX_PITS}, got {shown(self.pits)}")
         if self.stones < 1:
-            raise InputError(f"stones per pit must be at least 1, got {self.stones}")
+            raise InputError(f"stones per pit must be at least 1, got {shown(self.stones)}")
         if 2 * self.pits * self.stones > MAX_STONES_TOTAL:
             raise InputError(f"Kalah({self.pits},{self.stones}) has {2 * self.pits * self.stones} "
                              f"stones; at most {MAX_STONES_TOTAL} fit the packed state")
@@ -93,11 +93,11 @@ class Position:
         if len(self.stores) != 2:
             raise InputError(f"a position has two stores, got {len(self.stores)}")
         if self.to_move not in (A, B):
-            raise InputError(f"to_move must be {A} (A) or {B} (B), got {self.to_move}")
+            raise InputError(f"to_move must be {A} (A) or {B} (B), got {shown(self.to_move)}")
         total = sum(self.pits) + sum(self.stores)
         if total > MAX_STONES_TOTAL:
             raise InputError(f"a position holds at most {MAX_STONES_TOTAL} stones (they must fit "
-                             f"the packed state), got {total}")
+                             f"the packed state), got {shown(total)}")
 
     @property
     def m(self) -> int:
@@ -116,17 +116,17 @@ class Position:
 def _whole(value, what: str) -> int:
     """A whole number (an int or a NumPy integer, not a bool) as an int."""
     if not is_whole(value):
-        raise InputError(f"{what} must be a whole number, got {value!r}")
+        raise InputError(f"{what} must be a whole number, got {shown(value)}")
     return int(value)
 
 
 def _counts(values, what: str) -> tuple[int, ...]:
     """Stone counts: a sequence of whole numbers >= 0, as a tuple of ints."""
     if isinstance(values, (str, bytes)) or not isinstance(values, (tuple, list)):
-        raise InputError(f"{what} must be a tuple of stone counts, got {values!r}")
+        raise InputError(f"{what} must be a tuple of stone counts, got {shown(values)}")
     counts = tuple(_whole(n, f"a count of {what}") for n in values)
     if any(n < 0 for n in counts):
-        raise InputError(f"{what} must not be negative, got {counts}")
+        raise InputError(f"{what} must not be negative, got {shown(counts)}")
     return counts
 
 
@@ -135,13 +135,13 @@ def _flag(value, what: str) -> bool:
     if isinstance(value, bool) or (getattr(getattr(value, "dtype", None), "kind", "") == "b"
                                     and getattr(value, "shape", None) == ()):
         return bool(value)
-    raise InputError(f"{what} must be True or False, got {value!r}")
+    raise InputError(f"{what} must be True or False, got {shown(value)}")
 
 
 def new_game(rules: Rules = Rules(), seed: int | None = None) -> Position:
     """The start of Kalah(pits, stones); ``seed`` is ignored (the game has no chance)."""
     if not isinstance(rules, Rules):
-        raise InputError(f"rules must be MancalaRules, got {rules!r}")
+        raise InputError(f"rules must be MancalaRules, got {shown(rules)}")
     return Position((rules.stones,) * (2 * rules.pits), (0, 0), A, rules.capture_empty)
 
 
@@ -211,9 +211,9 @@ def _sowing_cycle(side: int, m: int) -> list[int]:
 def apply(pos: Position, move: int) -> Position:
     """Sow from bin ``move`` (1-based) for the side to move, stone by stone (a new position)."""
     if not is_whole(move):      # True would be bin 1, 1.0 an index error
-        raise InputError(f"a move is a bin number (a whole number), got {move!r}")
+        raise InputError(f"a move is a bin number (a whole number), got {shown(move)}")
     if move not in legal_actions(pos):
-        raise InputError(f"illegal move {move}: {SIDE_NAMES[pos.to_move]} may play "
+        raise InputError(f"illegal move {shown(move)}: {SIDE_NAMES[pos.to_move]} may play "
                          f"{', '.join(map(str, legal_actions(pos))) or 'nothing (game over)'}")
     m, side = pos.m, pos.to_move
     pits, stores = list(pos.pits), list(pos.stores)
@@ -253,7 +253,7 @@ def from_text(text: str, rules: Rules | None = None) -> Position:
     if not isinstance(text, str):
         raise InputError(f"a position must be text, got {type(text).__name__}")
     if rules is not None and not isinstance(rules, Rules):
-        raise InputError(f"rules must be MancalaRules, got {rules!r}")
+        raise InputError(f"rules must be MancalaRules, got {shown(rules)}")
     match = _POSITION.match(text)
     if not match:
         raise InputError(f"malformed position {_shown(text)}: expected 'P1,...,Pm/Pm+1,...,P2m "
@@ -362,7 +362,7 @@ def position_and_rules(position: Position | str | None = None, pits: int | None 
                       True if capture_empty is None else capture_empty)
         return new_game(rules), rules
     if not isinstance(position, (str, Position)):
-        raise InputError(f"a position must be a MancalaPosition or its text, got {position!r}")
+        raise InputError(f"a position must be a MancalaPosition or its text, got {shown(position)}")
     pos = from_text(position) if isinstance(position, str) else position
     if capture_empty is None:
         capture_empty = pos.capture_empty
@@ -382,7 +382,7 @@ def playable_position(position: Position | str | None, rules: Rules | None
     """The position to search (the start of ``rules`` when None) and its rules; a finished
     game is refused. Without ``rules`` a position keeps the default capture rule."""
     if rules is not None and not isinstance(rules, Rules):
-        raise InputError(f"rules must be MancalaRules, got {rules!r}")
+        raise InputError(f"rules must be MancalaRules, got {shown(rules)}")
     if rules is None:
         pos, rules = position_and_rules(position)
     else:

@@ -32,7 +32,7 @@ from typing import Callable
 from kernels.tunhell_sample import StateSampler
 from solver import match as matches
 from solver.search import ismcts as search
-from solver.errors import InputError
+from solver.errors import InputError, shown
 from solver.games import tunhell as reference
 from solver.games.tunhell import Action, InfoSet, Move, Phase, Rules, State
 from solver.games.tunhell.cards import name
@@ -67,7 +67,7 @@ def read_position(position: str | InfoSet | State, seat: int | None = None) -> I
     ``seat``'s view; None: the seat to move). ``seat`` must agree with a view's own seat."""
     if isinstance(position, State):     # hand-built: the rules' invariants, then the view's
         if not isinstance(position.phase, Phase):
-            raise InputError(f"a tunhell State's phase is a Phase, got {position.phase!r}")
+            raise InputError(f"a tunhell State's phase is a Phase, got {shown(position.phase)}")
         try:
             reference.check_state(position)
             position = reference.information_set(position, position.to_move if seat is None
@@ -91,7 +91,7 @@ def read_position(position: str | InfoSet | State, seat: int | None = None) -> I
     reference.check_info(position)
     _check_mover_can_act(position)
     if seat is not None and seat != position.seat:
-        raise InputError(f"the position is seat {position.seat}'s view, not seat {seat}'s")
+        raise InputError(f"the position is seat {position.seat}'s view, not seat {shown(seat)}'s")
     return position
 
 

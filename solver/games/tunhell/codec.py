@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
+from solver.errors import shown as _shown
 from solver.games.jsontext import load_document
-from solver.games.jsontext import shown as _shown
 from solver.games.tunhell.cards import (
     BY_NAME,
     NO_CARD,

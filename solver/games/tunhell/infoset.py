@@ -8,7 +8,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from solver.errors import InputError
+from solver.errors import InputError, shown
 from solver.games.tunhell.cards import (
     ALL_KINDS_MASK,
     BACK_DOOR,
@@ -99,7 +99,7 @@ class InfoSet:
 def information_set(state: State, seat: int) -> InfoSet:
     s, n = state, state.rules.players
     if not 0 <= seat < n:
-        raise InputError(f"seat {seat} is not in a {n}-player game")
+        raise InputError(f"seat {shown(seat)} is not in a {n}-player game")
     known = tuple(tuple((pos, card) for pos, card in enumerate(s.mines[m])
                         if s.seen[seat][m] >> pos & 1) for m in range(MINES))
     return InfoSet(

@@ -114,7 +114,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import product
 
-from solver.errors import InputError
+from solver.errors import InputError, shown
 from solver.games import FACTS
 from solver.games.tunhell.cards import (
     BACK_DOOR,
@@ -163,11 +163,11 @@ class Rules:
 
     def __post_init__(self):
         if not isinstance(self.players, int) or not 2 <= self.players <= 4:
-            raise InputError(f"Tunhell is for 2 to 4 players, got {self.players!r}")
+            raise InputError(f"Tunhell is for 2 to 4 players, got {shown(self.players)}")
         if not isinstance(self.intro, bool):
-            raise InputError(f"intro must be true or false, got {self.intro!r}")
+            raise InputError(f"intro must be true or false, got {shown(self.intro)}")
         if not isinstance(self.dig_may_stop, bool):
-            raise InputError(f"dig_may_stop must be true or false, got {self.dig_may_stop!r}")
+            raise InputError(f"dig_may_stop must be true or false, got {shown(self.dig_may_stop)}")
 
 
 class Phase(IntEnum):
