@@ -16,9 +16,9 @@ import sys
 from solver import games as registry
 from solver.bench import MAX_DEPTH as BENCH_MAX_DEPTH
 from solver.errors import GameAbandoned, InputError, one_line, read_input_file
-from solver.options import (COUNT_MAX, SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option, add_options,
-                            count, file_name, folder, scheduler, seconds, seed, values,
-                            whole)
+from solver.options import (COUNT_MAX, MEMORY_TABLES_MAX, SEED_MAX, TABLE_MB_MAX, THREADS_MAX,
+                            Option, add_options, count, file_name, folder, scheduler, seconds,
+                            seed, values, whole)
 from tables.errors import TableError
 from tables.index import MAX_LEVEL, SAMPLE_MAX
 
@@ -325,7 +325,8 @@ def _solve_command(commands):
                               "(default: the per-user table folder's, if built)")
     which_tables.add_argument("--no-tables", action="store_true",
                               help="probe no endgame tables")
-    mancala.add_argument("--memory-tables", type=whole(1, 30, "--memory-tables"), metavar="N",
+    mancala.add_argument("--memory-tables", metavar="N",
+                         type=whole(1, MEMORY_TABLES_MAX, "--memory-tables"),
                          help="compute the endgame tables up to N stones in memory first and "
                          "probe those (no files; 18 suits Kalah(6,4))")
     mancala.add_argument("--table-mb", type=whole(1, TABLE_MB_MAX, "--table-mb"), metavar="MB",
@@ -458,7 +459,9 @@ class _ProgressBar:
         if self.live:
             print("\r" + text, end="", file=sys.stderr, flush=True)
         elif p.stage != "build" and p.level != self.last_level:
-            print(text, file=sys.stderr, flush=True)
+            # one write with its newline: a Ctrl-C between two writes left the line open and
+            # "solver: interrupted" at its end
+            print(text + "\n", end="", file=sys.stderr, flush=True)
             self.last_level = p.level
 
     def close(self):

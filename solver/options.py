@@ -20,6 +20,7 @@ SECONDS_MAX = 7 * 24 * 3600.0  # a week: anything longer is a typo, and inf woul
 COUNT_MAX = 10**12
 TABLE_MB_MAX = 65536          # a transposition table of at most 64 GiB
 THREADS_MAX = 256
+MEMORY_TABLES_MAX = 30        # Mancala levels computed for one search: 6 pits' up to 30 take 11 GB
 
 
 def seconds(text: str) -> float:

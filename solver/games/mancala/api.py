@@ -19,18 +19,14 @@ import numpy as np
 from kernels.contract import EXTRA_TURN
 from kernels.mancala_layout import pack_side, pits_per_side, unpack_side
 from solver.errors import InputError, shown
-from solver.options import (THREADS_MAX, check_flag, check_seconds, check_table_mb,
-                            check_whole)
+from solver.options import (MEMORY_TABLES_MAX, THREADS_MAX, check_flag, check_seconds,
+                            check_table_mb, check_whole)
 from solver.games import mancala as reference
 from solver.games.mancala.rules import (A, Position, Rules, apply, current_player,  # noqa: F401
                                         draw, from_text, is_over, legal_actions, new_game,
                                         playable_position, position_and_rules, result, to_text)
 from solver.search.alphabeta import AlphaBeta, Backend, EndgameTables, KernelGame, SearchResult
 from tables.lazy import lazy_module
-
-MEMORY_TABLES_MAX = 30
-"""The most stones ``memory_tables`` builds levels for: 6 pits' levels up to 30 take 11 GB
-(``tables.api.build_for_search`` also refuses more than half the memory available)."""
 
 kernel = lazy_module("kernels.mancala")
 alphabeta_kernel = lazy_module("kernels.alphabeta")

@@ -111,7 +111,7 @@ class ProofProgress:
         if self.live:
             print("\r" + text[:200] + "\x1b[K", end="", file=sys.stderr, flush=True)
         else:
-            print(text, file=sys.stderr, flush=True)
+            print(text + "\n", end="", file=sys.stderr, flush=True)   # one write (see cli)
 
     def close(self) -> None:
         if self.live and self.last is not None:
