@@ -27,11 +27,12 @@ from tables.errors import TableError, shown
 from tables.format import (SUFFIX, Family, family_of, check_header, is_temporary, level_filename,
                            open_for_search, open_table, read_header, read_stamps, rule_name,
                            save_stamps)
-from tables.index import MAX_LEVEL, SAMPLE_MAX, counts_at, index_of, pits_word
+from tables.index import MAX_LEVEL, SAMPLE_MAX, counts_at, index_of, level_offsets, pits_word
 from tables.lazy import lazy_module
 from tables.levels import (BuildProgress, BuildReport, LocalExecutor, build_levels,
                            check_writable)
-from tables.mapping import MappedLevels, MemoryBudget, read_ahead, read_ahead_in_background
+from tables.mapping import (MappedLevels, MemoryBudget, available_bytes, read_ahead,
+                            read_ahead_in_background)
 
 np = lazy_module("numpy")    # on first use: listing tables and refusing input stay light
 
@@ -512,9 +513,7 @@ def build_for_search(max_level: int, family: Family = DEFAULT_FAMILY,
     """Levels 1..max_level of ``family`` computed in memory for one search, no file read or
     written (``tables.build.build_in_memory``, on ``workers`` threads; None: every core).
     Refused when the levels would take more than half the memory the system has available."""
-    from tables.build import build_in_memory, get_threads, set_threads
-    from tables.index import level_offsets
-    from tables.mapping import available_bytes
+    from tables.build import build_in_memory, get_threads, set_threads    # Numba: on use
     max_level = _whole(max_level, "the levels to build in memory", 1, MAX_LEVEL)
     workers = None if workers is None else _whole(workers, "workers", 1)
     size, available = int(level_offsets(max_level, family.pits)[-1]), available_bytes()
