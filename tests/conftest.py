@@ -1,4 +1,5 @@
 import random
+import signal
 
 import pytest
 
@@ -16,3 +17,15 @@ def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as running:
         yield running
+
+
+@pytest.fixture(autouse=True, scope="session")
+def ctrl_c_reaches_the_commands():
+    """Tests press Ctrl-C in the commands they start, as a terminal would. A test run started
+    in the background by a shell without job control (``cmd &``) inherits SIGINT ignored, and
+    so would every command it starts, which then rightly ignores Ctrl-C (``solver.command``):
+    the Ctrl-C tests would fail or, where finishing first is allowed, test nothing. A handler
+    here (never an ignore) makes the commands start with SIGINT's default, as from a terminal."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
