@@ -51,6 +51,15 @@ def interpreter_start():
     return 1.5 * max(times)
 
 
+def test_the_commands_these_tests_start_can_be_interrupted():
+    """The Ctrl-C tests below rest on this: a command they start does not inherit SIGINT
+    ignored, however the test run was started (``conftest.ctrl_c_reaches_the_commands``)."""
+    seen = subprocess.run([sys.executable, "-c", "import signal; print(signal.getsignal("
+                           "signal.SIGINT) is signal.default_int_handler)"],
+                          capture_output=True, text=True, timeout=60)
+    assert seen.stdout == "True\n", seen
+
+
 def interrupted(arguments, after: float) -> tuple[int, str, str]:
     """Run ``solver ARGUMENTS``, press Ctrl-C ``after`` seconds in: its exit code, stdout and
     stderr (never a traceback, whenever the press lands)."""
