@@ -16,9 +16,9 @@ import sys
 from solver import games as registry
 from solver.bench import MAX_DEPTH as BENCH_MAX_DEPTH
 from solver.errors import GameAbandoned, InputError, one_line, read_input_file
-from solver.options import (COUNT_MAX, MEMORY_TABLES_MAX, SEED_MAX, TABLE_MB_MAX, THREADS_MAX,
-                            Option, add_options, count, file_name, folder, scheduler, seconds,
-                            seed, values, whole)
+from solver.options import (COUNT_MAX, MEMORY_TABLES_HELP, MEMORY_TABLES_MAX, NO_TABLES_HELP,
+                            SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option, add_options, count,
+                            file_name, folder, scheduler, seconds, seed, values, whole)
 from tables.errors import TableError
 from tables.index import MAX_LEVEL, SAMPLE_MAX
 
@@ -323,12 +323,10 @@ def _solve_command(commands):
     which_tables = mancala.add_mutually_exclusive_group()
     which_tables.add_argument("--tables", type=folder, metavar="DIR", help="endgame tables "
                               "(default: the per-user table folder's, if built)")
-    which_tables.add_argument("--no-tables", action="store_true",
-                              help="probe no endgame tables")
+    which_tables.add_argument("--no-tables", action="store_true", help=NO_TABLES_HELP)
     mancala.add_argument("--memory-tables", metavar="N",
                          type=whole(1, MEMORY_TABLES_MAX, "--memory-tables"),
-                         help="compute the endgame tables up to N stones in memory first and "
-                         "probe those (no files; 18 suits Kalah(6,4))")
+                         help=MEMORY_TABLES_HELP)
     mancala.add_argument("--table-mb", type=whole(1, TABLE_MB_MAX, "--table-mb"), metavar="MB",
                          help="transposition table size")
     mancala.add_argument("--max-seconds", type=_seconds_arg, metavar="S", help="stop after "

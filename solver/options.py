@@ -21,6 +21,11 @@ COUNT_MAX = 10**12
 TABLE_MB_MAX = 65536          # a transposition table of at most 64 GiB
 THREADS_MAX = 256
 MEMORY_TABLES_MAX = 30        # Mancala levels computed for one search: 6 pits' up to 30 take 11 GB
+# The help of the Mancala table options `best` and `solve` share.
+NO_TABLES_HELP = "probe no endgame tables, not even levels computed in memory"
+MEMORY_TABLES_HELP = ("compute the endgame tables up to N stones in memory first and probe those "
+                      "(no files); without table files an exact search of 44 stones or more in "
+                      "the pits computes levels up to 16 or 18 by itself")
 
 
 def seconds(text: str) -> float:

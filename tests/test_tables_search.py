@@ -1,5 +1,9 @@
 """Endgame tables inside the search: the same exact values with and without them, and the
 commands that build, check, probe and use them (run for real in subprocesses)."""
+import json
+import os
+import subprocess
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -255,6 +259,77 @@ def test_levels_larger_than_the_memory_available_are_refused_before_any_is_compu
 def test_a_cluster_solve_takes_no_levels_computed_in_memory():
     with pytest.raises(InputError, match="not on a cluster"):
         mancala.solve(mancala.Rules(3, 3), memory_tables=8, scheduler="tcp://127.0.0.1:1")
+
+
+# --- levels computed in memory without being asked (no table files, a large exact search) -----
+
+@pytest.mark.parametrize("position, levels", [
+    ("4,4,4,4,4,4/4,4,4,4,4,4 0-0 A", 18),      # Kalah(6,4)'s start: 48 stones in the pits
+    ("4,4,4,4,4,4/4,4,4,4,4,0 4-0 B", 16),
+    ("4,4,4,4,4,4/4,4,4,4,3,0 5-0 B", None),    # 43: too few on six pits
+    ("5,5,5,5,5/5,5,5,5,5 0-0 A", 18),           # Kalah(5,5)
+    ("9,9,9,9,9/0,0,0,0,1 0-0 A", 18),           # 46: the fewest on five pits
+    ("9,9,9,9,8/0,0,0,0,1 0-0 A", None),
+    ("6,6,6,6/6,6,6,6 0-0 A", None),             # four pits: never
+    ("23/23 0-0 A", None),
+])
+def test_an_exact_search_of_many_stones_gets_levels_computed_in_memory(position, levels):
+    assert mancala.automatic_levels(mancala.from_text(position)) == levels
+
+
+@pytest.fixture
+def no_table_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+
+QUICK_44 = "0,0,0,0,1,42/0,0,0,0,0,1 0-0 A"    # 44 stones in the pits, 47 nodes to solve
+
+
+def test_without_table_files_a_large_exact_search_computes_its_levels(no_table_files):
+    found = mancala.best_move(QUICK_44, exact=True)
+    assert found.table_levels == 16 and found.table_build_seconds > 0
+    assert found.value == mancala.best_move(QUICK_44, exact=True, tables=False).value
+
+
+@pytest.mark.slow
+def test_without_table_files_a_whole_game_solve_computes_its_levels(no_table_files):
+    rules = mancala.Rules(6, 4)
+    solved = mancala.solve(rules)
+    assert solved.table_levels == 18 and solved.table_build_seconds > 0
+    assert proven_values(solved) == proven_values(mancala.solve(rules, tables=False))
+
+
+@pytest.mark.parametrize("asked", [dict(tables=False), dict(max_seconds=60),
+                                   dict(max_nodes=10**9)])
+def test_no_tables_or_a_budget_computes_no_levels(no_table_files, asked):
+    found = mancala.best_move(QUICK_44, exact=True, **asked)
+    assert found.table_levels == 0 and found.table_build_seconds is None
+
+
+def test_a_budgeted_whole_game_solve_computes_no_levels(no_table_files):
+    stopped = mancala.solve(mancala.Rules(6, 4), max_nodes=1000)
+    assert stopped.table_levels == 0 and stopped.table_build_seconds is None
+
+
+def test_table_files_found_are_used_rather_than_levels_computed(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    api.build(4, pits=6)
+    found = mancala.best_move(QUICK_44, exact=True)
+    assert found.table_levels == 4 and found.table_build_seconds is None
+
+
+def test_the_command_computes_levels_without_table_files(tmp_path):
+    environment = os.environ | {"XDG_DATA_HOME": str(tmp_path)}
+
+    def best(*options):
+        done = subprocess.run([sys.executable, "-m", "solver", "best", "mancala", QUICK_44,
+                               "--exact", "--json", *options], capture_output=True, text=True,
+                              timeout=120, env=environment)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+    found = best()
+    assert found["table_levels"] == 16 and found["table_build_seconds"] > 0
+    assert best("--no-tables")["table_levels"] == 0
 
 
 def test_the_commands_compute_levels_in_memory_when_asked():

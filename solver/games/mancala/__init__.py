@@ -7,7 +7,8 @@ from solver.games.mancala.rules import *  # noqa: F401,F403
 
 from solver.games import Game
 from solver.games.mancala.rules import INFO, MAX_PITS
-from solver.options import MEMORY_TABLES_MAX, Option, count, folder, seconds, seed, whole
+from solver.options import (MEMORY_TABLES_HELP, MEMORY_TABLES_MAX, NO_TABLES_HELP, Option, count,
+                            folder, seconds, seed, whole)
 
 GAME = Game(
     info=INFO,
@@ -38,10 +39,9 @@ GAME = Game(
                "(or once the search reaches every game end), else to the same depth"),
         Option("--tables", folder, "endgame tables to probe (default: those in the per-user "
                "table folder, with --exact)", metavar="DIR", group="tables"),
-        Option("--no-tables", None, "probe no endgame tables", group="tables"),
+        Option("--no-tables", None, NO_TABLES_HELP, group="tables"),
         Option("--memory-tables", whole(1, MEMORY_TABLES_MAX, "--memory-tables"),
-               "with --exact: compute the endgame tables up to N stones in memory first and "
-               "probe those (no files; 18 suits Kalah(6,4))", metavar="N"),
+               "with --exact: " + MEMORY_TABLES_HELP, metavar="N"),
         Option("--table-mb", whole(1, 65536, "--table-mb"), "transposition table size (default "
                "64; with --depth D 1 to 64 by the depth, with --exact 16 to 1024 by the stones in "
                "play)", metavar="MB"),

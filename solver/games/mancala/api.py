@@ -182,13 +182,15 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
 
     ``tables``: endgame tables probed at the leaves: a directory, True for
     the default directory, False for none; None (the default) uses the default directory's
-    tables for an exact search when it has any. ``memory_tables``: with ``exact``, compute the
-    levels up to that many stones in memory before the search instead (no file read or written;
-    on ``threads`` threads; at most the stones in the pits): what table files would give, for
-    the seconds of the build (``table_build_seconds``).
+    tables for an exact search when it has any, and when it has none computes the levels of
+    :func:`automatic_levels` in memory first (a large search on six or five pits) unless
+    ``max_seconds`` or ``max_nodes`` is given. ``memory_tables``: with ``exact``, compute
+    the levels up to that many stones in memory before the search instead (no file read or
+    written; on ``threads`` threads; at most the stones in the pits): what table files would
+    give, for the seconds of the build (``table_build_seconds``).
 
-    ``backend``: the alpha-beta kernels (:func:`kernel_game`); None (the default): "cython"
-    when no tables are probed (it starts without Numba), else "numba". Both give the same
+    ``backend``: the alpha-beta kernels (:func:`kernel_game`); None (the default): "cython",
+    which starts without Numba (computing levels in memory imports it). Both give the same
     answer, node count included.
 
     ``threads``: with ``exact``, that many threads share the proof's table (the Cython kernels:
@@ -207,7 +209,9 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     table_mb = None if table_mb is None else check_table_mb(table_mb)
     if backend not in (None, *BACKENDS):
         raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend)}")
-    found_tables, built_in = search_tables(tables, memory_tables, pos, rules, exact, threads)
+    found_tables, built_in = search_tables(tables, memory_tables, pos, rules, exact, threads,
+                                           budgeted=max_seconds is not None or
+                                           max_nodes is not None)
     # The Cython alpha-beta unless asked otherwise: the same search as the Numba one
     # (tests/test_mancala_cython_ab.py), faster per node, and it starts without Numba.
     game = kernel_game(with_tables=found_tables is not None,
@@ -270,7 +274,8 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
     (``solver.games.mancala.checkpoint``; the proof's ``checkpoint`` gives the totals of every
     run). ``threads``: that many threads share the table on this machine (not with
     ``scheduler``, whose workers have their own). ``memory_tables``: as in :func:`best_move`
-    (not with ``scheduler``)."""
+    (not with ``scheduler``), and so are the levels computed in memory when ``tables`` is None
+    and the default directory has none."""
     from solver.games.mancala.checkpoint import Checkpoint
     from solver.games.mancala.proof import prove_game
     max_nodes = _check_budgets(max_seconds, max_nodes)
@@ -291,7 +296,9 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
         return _solve_on_cluster(rules, tables, table_mb, scheduler, max_seconds, progress,
                                  kept)
     pos = reference.new_game(rules)
-    found_tables, built_in = search_tables(tables, memory_tables, pos, rules, True, threads)
+    found_tables, built_in = search_tables(tables, memory_tables, pos, rules, True, threads,
+                                           budgeted=max_seconds is not None or
+                                           max_nodes is not None)
     mb = table_mb or default_table_mb(pos, True)
     engine = AlphaBeta(kernel_game(with_tables=found_tables is not None), mb, found_tables,
                        threads)
@@ -352,15 +359,51 @@ def _cluster_tables(tables, rules: Rules) -> str | None:
     return str(directory.expanduser().absolute())
 
 
+# An exact search of a large position without table files computes the small levels in memory
+# first (benches/automatic_levels.py; benches/README.md, "Twenty-fifth session", one thread):
+# Kalah(6,4) from the start took 0.58x the time with levels <= 18, 0.69x with <= 16; positions
+# of six pits with 44 stones in the pits 0.61-0.66x with <= 14 or 16, but 1.23x with <= 18;
+# Kalah(5,5) from the start 0.67x, five pits with 46 stones 0.56x (<= 18), with 44 a solve took
+# under 0.6 s, less than the build and the builder's start-up (0.85 s in a new process). Boards
+# of four pits or fewer solved in under 1.5 s at up to 48 stones: they get none. A budgeted
+# search (max_seconds, max_nodes) gets none either: the build would spend its budget.
+AUTOMATIC_MIN_STONES = {6: 44, 5: 46}      # by pits a side: the fewest stones in the pits
+AUTOMATIC_MAX_LEVEL = 18
+
+
+def automatic_levels(pos: Position) -> int | None:
+    """The levels an exact search of ``pos`` computes in memory when it has no table files
+    (None: none): on six pits with 44 or more stones in the pits, on five with 46 or more, up to
+    that count less 28 stones, at most 18; none when they would take more than a quarter of
+    the memory available (Kalah(6,4)'s 18: 87 MB)."""
+    from tables.index import level_offsets
+    from tables.mapping import available_bytes
+    in_pits = sum(pos.pits)
+    if in_pits < AUTOMATIC_MIN_STONES.get(pos.m, math.inf):
+        return None
+    levels = min(AUTOMATIC_MAX_LEVEL, in_pits - 28)
+    if int(level_offsets(levels, pos.m)[-1]) > available_bytes() // 4:
+        return None
+    return levels
+
+
 def search_tables(tables, memory_tables, pos: Position, rules: Rules, exact: bool,
-                  threads: int) -> tuple[EndgameTables | None, float | None]:
+                  threads: int, budgeted: bool = False
+                  ) -> tuple[EndgameTables | None, float | None]:
     """The endgame tables a search of ``pos`` probes, and the seconds spent computing them
     (None: none computed): with ``memory_tables``, the levels up to that many stones (at most
     those in the pits) built in memory on ``threads`` threads; else those ``endgame_tables``
-    finds for ``tables`` (by default only for an exact search)."""
+    finds for ``tables`` (by default only for an exact search); else, for an exact search
+    that is not ``budgeted`` and was not told which tables (``tables`` None), the
+    :func:`automatic_levels` in memory."""
     if memory_tables is None:
-        return endgame_tables(tables, rules, required=tables not in (None, False),
-                              wanted=exact if tables is None else bool(tables)), None
+        found = endgame_tables(tables, rules, required=tables not in (None, False),
+                               wanted=exact if tables is None else bool(tables))
+        if found is not None or tables is not None or not exact or budgeted:
+            return found, None
+        memory_tables = automatic_levels(pos)
+        if memory_tables is None:
+            return None, None
     if not exact:
         raise InputError("memory_tables (--memory-tables) goes with an exact solve (--exact)")
     if tables not in (None, False):
