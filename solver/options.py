@@ -24,8 +24,8 @@ MEMORY_TABLES_MAX = 30        # Mancala levels computed for one search: 6 pits' 
 # The help of the Mancala table options `best` and `solve` share.
 NO_TABLES_HELP = "probe no endgame tables, not even levels computed in memory"
 MEMORY_TABLES_HELP = ("compute the endgame tables up to N stones in memory first and probe those "
-                      "(no files); without table files an exact search of 44 stones or more in "
-                      "the pits computes levels up to 16 or 18 by itself")
+                      "(no files); without table files a large exact search (six pits and 44 "
+                      "stones or more in them, five and 46) computes levels up to 16-18 by itself")
 
 
 def seconds(text: str) -> float:

@@ -311,9 +311,8 @@ def test_a_budgeted_whole_game_solve_computes_no_levels(no_table_files):
     assert stopped.table_levels == 0 and stopped.table_build_seconds is None
 
 
-def test_table_files_found_are_used_rather_than_levels_computed(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    api.build(4, pits=6)
+def test_table_files_found_are_used_rather_than_levels_computed(no_table_files):
+    api.build(4, pits=6)                  # into the default folder, now the test's own
     found = mancala.best_move(QUICK_44, exact=True)
     assert found.table_levels == 4 and found.table_build_seconds is None
 

@@ -365,7 +365,7 @@ def _cluster_tables(tables, rules: Rules) -> str | None:
 # of six pits with 44 stones in the pits 0.61-0.66x with <= 14 or 16, but 1.23x with <= 18;
 # Kalah(5,5) from the start 0.67x, five pits with 46 stones 0.56x (<= 18), with 44 a solve took
 # under 0.6 s, less than the build and the builder's start-up (0.85 s in a new process). Boards
-# of four pits or fewer solved in under 1.5 s at up to 48 stones: they get none. A budgeted
+# of four pits solved in under 1.1 s at up to 48 stones: smaller boards get none. A budgeted
 # search (max_seconds, max_nodes) gets none either: the build would spend its budget.
 AUTOMATIC_MIN_STONES = {6: 44, 5: 46}      # by pits a side: the fewest stones in the pits
 AUTOMATIC_MAX_LEVEL = 18
