@@ -317,6 +317,21 @@ def test_table_files_found_are_used_rather_than_levels_computed(no_table_files):
     assert found.table_levels == 4 and found.table_build_seconds is None
 
 
+def test_the_exact_bot_computes_its_levels_once_without_table_files(no_table_files):
+    import random
+    from solver.games.mancala.bots import AlphaBetaBot
+    bot, pos = AlphaBetaBot(exact=True), mancala.from_text(QUICK_44)
+    move = bot(pos, pos.to_move, random.Random(0))
+    tables = bot.tables[(pos.m, pos.capture_empty)]
+    assert tables is not None and tables.max_swing == 16
+    proven = mancala.best_move(pos, exact=True, all_moves=True, tables=False)
+    assert proven.moves[move] == proven.value                             # an optimal move
+    after = reference.apply(pos, move)
+    if not reference.is_over(after) and len(reference.legal_actions(after)) > 1:
+        bot(after, after.to_move, random.Random(0))
+        assert bot.tables[(pos.m, pos.capture_empty)] is tables          # not computed again
+
+
 def test_the_command_computes_levels_without_table_files(tmp_path):
     environment = os.environ | {"XDG_DATA_HOME": str(tmp_path)}
 

@@ -39,11 +39,13 @@ def greedy_bot(pos: Position, seat: int, rng: random.Random) -> int:
 
 class AlphaBetaBot:
     """Iterative-deepening alpha-beta to ``depth`` sowings, or for ``seconds`` a move;
-    ``exact``: prove every move (with the default table folder's endgame tables, if built).
+    ``exact``: prove every move (with the default table folder's endgame tables, if built;
+    else, as ``best_move`` does, with the levels ``automatic_levels`` picks for the first
+    position it proves, computed in memory).
 
     Each move gets a fresh transposition table, as ``best_move`` does: the search's "exact"
     verdict (no heuristic leaf was used) holds only for a table that saw no other search. The
-    endgame tables are loaded once per bot."""
+    endgame tables are loaded (or computed) once per bot."""
 
     def __init__(self, depth: int | None = None, seconds: float | None = None,
                  exact: bool = False):
@@ -69,7 +71,7 @@ class AlphaBetaBot:
         key = (pos.m, pos.capture_empty)
         if self.exact and key not in self.tables:
             rules = api.Rules(pos.m, 1, pos.capture_empty)
-            self.tables[key] = api.endgame_tables(None, rules, required=False)
+            self.tables[key] = api.search_tables(None, None, pos, rules, True, 1)[0]
         tables = self.tables.get(key)
         mb = api.default_table_mb(pos, True) if self.exact else BOT_TABLE_MB
         return AlphaBeta(api.kernel_game(with_tables=tables is not None), mb, tables)
