@@ -71,7 +71,8 @@ class AlphaBetaBot:
         key = (pos.m, pos.capture_empty)
         if self.exact and key not in self.tables:
             rules = api.Rules(pos.m, 1, pos.capture_empty)
-            self.tables[key] = api.search_tables(None, None, pos, rules, True, 1)[0]
+            self.tables[key], _ = api.search_tables(tables=None, memory_tables=None, pos=pos,
+                                                    rules=rules, exact=True, threads=1)
         tables = self.tables.get(key)
         mb = api.default_table_mb(pos, True) if self.exact else BOT_TABLE_MB
         return AlphaBeta(api.kernel_game(with_tables=tables is not None), mb, tables)
