@@ -283,11 +283,22 @@ def no_table_files(tmp_path, monkeypatch):
 
 
 QUICK_44 = "0,0,0,0,1,42/0,0,0,0,0,1 0-0 A"    # 44 stones in the pits, 47 nodes to solve
+HARD_44 = "5,13,5,6,7,2/2,0,1,0,2,1 2-2 A"     # 44 too, about 3 M nodes without tables
 
 
 def test_without_table_files_a_large_exact_search_computes_its_levels(no_table_files):
-    found = mancala.best_move(QUICK_44, exact=True)
+    found = mancala.best_move(HARD_44, exact=True)
     assert found.table_levels == 16 and found.table_build_seconds > 0
+    assert found.value == mancala.best_move(HARD_44, exact=True, tables=False).value
+
+
+def test_a_position_proven_in_a_few_nodes_is_answered_before_any_level_is_computed(
+        no_table_files):
+    assert mancala.automatic_levels(mancala.from_text(QUICK_44)) == 16
+    found = mancala.best_move(QUICK_44, exact=True)
+    assert found.table_levels == 0 and found.table_build_seconds is None
+    assert found.nodes <= mancala.QUICK_TRY_NODES
+    assert (found.value, found.move) == (42, 5)
     assert found.value == mancala.best_move(QUICK_44, exact=True, tables=False).value
 
 
@@ -336,7 +347,7 @@ def test_the_command_computes_levels_without_table_files(tmp_path):
     environment = os.environ | {"XDG_DATA_HOME": str(tmp_path)}
 
     def best(*options):
-        done = subprocess.run([sys.executable, "-m", "solver", "best", "mancala", QUICK_44,
+        done = subprocess.run([sys.executable, "-m", "solver", "best", "mancala", HARD_44,
                                "--exact", "--json", *options], capture_output=True, text=True,
                               timeout=120, env=environment)
         assert done.returncode == 0, done.stderr

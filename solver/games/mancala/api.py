@@ -183,7 +183,8 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     ``tables``: endgame tables probed at the leaves: a directory, True for
     the default directory, False for none; None (the default) uses the default directory's
     tables for an exact search when it has any, and when it has none computes the levels of
-    :func:`automatic_levels` in memory first (a large search on six or five pits) unless
+    :func:`automatic_levels` in memory first (a large search on six or five pits; unless the
+    position is proven without them in QUICK_TRY_NODES nodes, tried first) unless
     ``max_seconds`` or ``max_nodes`` is given. ``memory_tables``: with ``exact``, compute
     the levels up to that many stones in memory before the search instead (no file read or
     written; on ``threads`` threads; at most the stones in the pits): what table files would
@@ -209,16 +210,24 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     table_mb = None if table_mb is None else check_table_mb(table_mb)
     if backend not in (None, *BACKENDS):
         raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend)}")
-    found_tables, built_in = search_tables(tables, memory_tables, pos, rules, exact, threads,
-                                           budgeted=max_seconds is not None or
-                                           max_nodes is not None)
+    found_tables, levels = planned_tables(tables, memory_tables, pos, rules, exact,
+                                          budgeted=max_seconds is not None or
+                                          max_nodes is not None)
     # The Cython alpha-beta unless asked otherwise: the same search as the Numba one
     # (tests/test_mancala_cython_ab.py), faster per node, and it starts without Numba.
-    game = kernel_game(with_tables=found_tables is not None,
-                       backend=backend or "cython")
+    backend = backend or "cython"
+    state = to_packed(pos)
+    if levels is not None and memory_tables is None:     # levels the search chose itself
+        quick = _proven_best(AlphaBeta(kernel_game(False, backend), QUICK_TRY_TABLE_MB), state,
+                             pos, rules, 0, all_moves, None, QUICK_TRY_NODES, None)
+        if quick.stopped != "max-nodes":     # proven at once (or stopped by Ctrl-C)
+            return quick
+    built_in = None
+    if levels is not None:
+        found_tables, built_in = computed_levels(levels, rules, threads)
+    game = kernel_game(with_tables=found_tables is not None, backend=backend)
     engine = AlphaBeta(game, table_mb or default_table_mb(pos, exact, depth), found_tables,
                        threads)
-    state = to_packed(pos)
     levels = 0 if found_tables is None else found_tables.max_swing
     if exact:
         return replace(_proven_best(engine, state, pos, rules, levels, all_moves, max_seconds,
@@ -296,6 +305,8 @@ def solve(rules: Rules = Rules(), *, tables=None, table_mb: int | None = None,
         return _solve_on_cluster(rules, tables, table_mb, scheduler, max_seconds, progress,
                                  kept)
     pos = reference.new_game(rules)
+    # The start of a board the automatic levels serve is never proven in QUICK_TRY_NODES, so
+    # a whole-game solve builds them without trying first.
     found_tables, built_in = search_tables(tables, memory_tables, pos, rules, True, threads,
                                            budgeted=max_seconds is not None or
                                            max_nodes is not None)
@@ -369,6 +380,14 @@ def _cluster_tables(tables, rules: Rules) -> str | None:
 # search (max_seconds, max_nodes) gets none either: the build would spend its budget.
 AUTOMATIC_MIN_STONES = {6: 44, 5: 46}      # by pits a side: the fewest stones in the pits
 AUTOMATIC_MAX_LEVEL = 18
+# Before computing the levels it chose itself, ``best_move`` tries the position without them
+# for QUICK_TRY_NODES nodes (its own 4 MB table, one thread): about 0.035 s, against 1.4-3.3 s
+# for the build and 0.85 s for loading the builder. The rule goes by the stones in the pits,
+# and a lopsided position can be proven in a few nodes (all the stones in one pit: 47).
+# Positions from play with 44-46 stones in the pits took 1.3 M nodes or more (Kalah(6,4),
+# (6,5), (5,5)), so a hard search loses only the try.
+QUICK_TRY_NODES = 300_000
+QUICK_TRY_TABLE_MB = 4
 
 
 def automatic_levels(pos: Position) -> int | None:
@@ -391,29 +410,38 @@ def search_tables(tables, memory_tables, pos: Position, rules: Rules, exact: boo
                   threads: int, budgeted: bool = False
                   ) -> tuple[EndgameTables | None, float | None]:
     """The endgame tables a search of ``pos`` probes, and the seconds spent computing them
-    (None: none computed): with ``memory_tables``, the levels up to that many stones (at most
-    those in the pits) built in memory on ``threads`` threads; else those ``endgame_tables``
-    finds for ``tables`` (by default only for an exact search); else, for an exact search
-    that is not ``budgeted`` and was not told which tables (``tables`` None), the
-    :func:`automatic_levels` in memory."""
+    (None: none computed): :func:`planned_tables`, its levels computed."""
+    found, levels = planned_tables(tables, memory_tables, pos, rules, exact, budgeted)
+    return (found, None) if levels is None else computed_levels(levels, rules, threads)
+
+
+def planned_tables(tables, memory_tables, pos: Position, rules: Rules, exact: bool,
+                   budgeted: bool = False) -> tuple[EndgameTables | None, int | None]:
+    """The table files a search of ``pos`` probes, or the levels it computes in memory first
+    (None: none): with ``memory_tables``, the levels up to that many stones (at most those in
+    the pits); else those ``endgame_tables`` finds for ``tables`` (by default only for an exact
+    search); else, for an exact search that is not ``budgeted`` and was not told which tables
+    (``tables`` None), the :func:`automatic_levels`."""
     if memory_tables is None:
         found = endgame_tables(tables, rules, required=tables not in (None, False),
                                wanted=exact if tables is None else bool(tables))
         if found is not None or tables is not None or not exact or budgeted:
             return found, None
-        memory_tables = automatic_levels(pos)
-        if memory_tables is None:
-            return None, None
+        return None, automatic_levels(pos)
     if not exact:
         raise InputError("memory_tables (--memory-tables) goes with an exact solve (--exact)")
     if tables not in (None, False):
         raise InputError("choose table files (tables, --tables) or tables computed in memory "
                          "(memory_tables, --memory-tables), not both")
-    from solver import tables as tables_api
     levels = min(check_whole(memory_tables, 1, MEMORY_TABLES_MAX, "memory_tables"),
                  sum(pos.pits))
-    if levels == 0:      # no stone in play: nothing to look up
-        return None, None
+    return None, levels or None      # no stone in play: nothing to look up
+
+
+def computed_levels(levels: int, rules: Rules, threads: int) -> tuple[EndgameTables, float]:
+    """Levels 1..``levels`` of ``rules``' board and rule computed in memory on ``threads``
+    threads, and the seconds it took."""
+    from solver import tables as tables_api
     start = time.perf_counter()
     built = tables_api.build_for_search(levels, rules.capture_empty, rules.pits, threads)
     return EndgameTables(built.data, built.offsets, built.max_level), time.perf_counter() - start
