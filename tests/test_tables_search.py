@@ -331,16 +331,30 @@ def test_table_files_found_are_used_rather_than_levels_computed(no_table_files):
 def test_the_exact_bot_computes_its_levels_once_without_table_files(no_table_files):
     import random
     from solver.games.mancala.bots import AlphaBetaBot
-    bot, pos = AlphaBetaBot(exact=True), mancala.from_text(QUICK_44)
+    bot, pos = AlphaBetaBot(exact=True), mancala.from_text(HARD_44)
     move = bot(pos, pos.to_move, random.Random(0))
     tables = bot.tables[(pos.m, pos.capture_empty)]
     assert tables is not None and tables.max_swing == 16
-    proven = mancala.best_move(pos, exact=True, all_moves=True, tables=False)
-    assert proven.moves[move] == proven.value                             # an optimal move
+
+    def value(position):        # exact, with the bot's levels, in a fresh table
+        engine = AlphaBeta(mancala.kernel_game(with_tables=True), 64, tables)
+        return engine.solve(mancala.to_packed(position)).value
     after = reference.apply(pos, move)
-    if not reference.is_over(after) and len(reference.legal_actions(after)) > 1:
-        bot(after, after.to_move, random.Random(0))
-        assert bot.tables[(pos.m, pos.capture_empty)] is tables          # not computed again
+    assert not reference.is_over(after) and len(reference.legal_actions(after)) > 1
+    sign = 1 if after.to_move == pos.to_move else -1
+    assert sign * value(after) == value(pos)                              # an optimal move
+    bot(after, after.to_move, random.Random(0))
+    assert bot.tables[(pos.m, pos.capture_empty)] is tables              # not computed again
+
+
+def test_the_exact_bot_plays_a_position_proven_at_once_without_computing_levels(
+        no_table_files):
+    import random
+    from solver.games.mancala.bots import AlphaBetaBot
+    bot, pos = AlphaBetaBot(exact=True), mancala.from_text(QUICK_44)
+    assert bot(pos, pos.to_move, random.Random(0)) == mancala.best_move(
+        QUICK_44, exact=True, tables=False).move
+    assert bot.tables == {}
 
 
 def test_the_command_computes_levels_without_table_files(tmp_path):

@@ -41,7 +41,7 @@ class AlphaBetaBot:
     """Iterative-deepening alpha-beta to ``depth`` sowings, or for ``seconds`` a move;
     ``exact``: prove every move (with the default table folder's endgame tables, if built;
     else, as ``best_move`` does, with the levels ``automatic_levels`` picks for the first
-    position it proves, computed in memory).
+    position it does not prove in ``best_move``'s quick try, computed in memory).
 
     Each move gets a fresh transposition table, as ``best_move`` does: the search's "exact"
     verdict (no heuristic leaf was used) holds only for a table that saw no other search. The
@@ -57,6 +57,10 @@ class AlphaBetaBot:
         moves = legal_actions(pos)
         if len(moves) == 1:
             return moves[0]
+        if self.exact and (pos.m, pos.capture_empty) not in self.tables:
+            quick = self._quick_try(pos)
+            if quick is not None:
+                return quick
         engine = self._engine(pos)
         state = api.to_packed(pos)
         if self.exact:
@@ -64,6 +68,17 @@ class AlphaBetaBot:
         else:
             found = engine.iterate(state, max_depth=self.depth, seconds=self.seconds)
         return api.move_of(found.move, pos.to_move, pos.m)
+
+    def _quick_try(self, pos: Position) -> int | None:
+        """An optimal move, if the levels this position would get are automatic and
+        ``best_move``'s quick try without them proves it (then no level is computed yet)."""
+        from solver.games.mancala import api
+        rules = api.Rules(pos.m, 1, pos.capture_empty)
+        if api.planned_tables(None, None, pos, rules, exact=True)[1] is None:
+            return None
+        quick = api.best_move(pos, exact=True, tables=False, table_mb=api.QUICK_TRY_TABLE_MB,
+                              max_nodes=api.QUICK_TRY_NODES)
+        return quick.move if quick.stopped is None else None
 
     def _engine(self, pos: Position):
         from solver.games.mancala import api
