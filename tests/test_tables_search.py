@@ -240,7 +240,10 @@ def test_a_whole_game_solved_with_levels_computed_in_memory_proves_the_same_valu
 
 @pytest.mark.parametrize("asked, says", [
     (dict(depth=3), "goes with an exact solve"),
-    (dict(exact=True, tables=True), "not both"),
+    (dict(exact=True, tables=True), r"table files \(tables, --tables\) and tables computed "
+                                    "in memory .* contradict each other"),
+    (dict(exact=True, tables=False), r"no tables \(tables=False, --no-tables\) and tables "
+                                     "computed in memory .* contradict each other"),
     (dict(exact=True, memory_tables=0), "memory_tables must be"),
     (dict(exact=True, memory_tables=31), "memory_tables must be"),
     (dict(exact=True, memory_tables=True), "memory_tables must be"),
@@ -387,7 +390,11 @@ def test_the_commands_compute_levels_in_memory_when_asked():
                           (["best", "mancala", "--exact", "--memory-tables", "0"],
                            "--memory-tables must be 1..30"),
                           (["solve", "mancala", "--memory-tables", "²"],
-                           "--memory-tables must be")]:
+                           "--memory-tables must be"),
+                          (["best", "mancala", position, "--exact", "--no-tables",
+                            "--memory-tables", "3"], "contradict each other"),
+                          (["solve", "mancala", "--pits", "3", "--stones", "2", "--no-tables",
+                            "--memory-tables", "3"], "contradict each other")]:
         done = run(*refused)
         assert done.returncode == 2 and says in done.stderr
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

@@ -430,9 +430,11 @@ def planned_tables(tables, memory_tables, pos: Position, rules: Rules, exact: bo
         return None, automatic_levels(pos)
     if not exact:
         raise InputError("memory_tables (--memory-tables) goes with an exact solve (--exact)")
-    if tables not in (None, False):
-        raise InputError("choose table files (tables, --tables) or tables computed in memory "
-                         "(memory_tables, --memory-tables), not both")
+    if tables is not None:
+        given = "no tables (tables=False, --no-tables)" if tables is False else \
+            "table files (tables, --tables)"
+        raise InputError(f"{given} and tables computed in memory (memory_tables, "
+                         "--memory-tables) contradict each other: choose one")
     levels = min(check_whole(memory_tables, 1, MEMORY_TABLES_MAX, "memory_tables"),
                  sum(pos.pits))
     return None, levels or None      # no stone in play: nothing to look up
