@@ -238,7 +238,9 @@ def refuse_contradicting_rules(given: dict, options, position_rules) -> None:
     one not given, and is not checked.)"""
     for option in options:
         value, held = given.get(option.name), getattr(position_rules, option.name, None)
-        if value is None or value == option.default or held is None or value == held:
+        # an absent switch reads as its off value (False, or True for a --no-... switch)
+        absent = (option.default is True) if option.parse is None else option.default
+        if value is None or value == absent or held is None or value == held:
             continue
         shown = option.flag if option.parse is None else f"{option.flag} {value}"
         raise InputError(f"{shown}: the position's rules have {option.name} {held!r}; a "

@@ -180,6 +180,15 @@ def test_best_refuses_dig_may_stop_for_a_position_written_without_it(position_fi
     assert "dig_may_stop" in done.stderr
 
 
+@pytest.mark.parametrize("switch", ["--intro", "--dig-may-stop"])
+def test_a_position_written_under_a_rule_switch_is_searched_without_repeating_it(tmp_path,
+                                                                                   switch):
+    path = tmp_path / "view.json"
+    path.write_text(run("new", "tunhell", switch, "--seed", "3").stdout)
+    out = run_json("best", "tunhell", str(path), "--iterations", "50")
+    assert out["moves"] and sum(m["visits"] for m in out["moves"]) == 50
+
+
 def test_best_answers_the_digs_question_under_the_option(tmp_path):
     for seed in range(200):
         rng = random.Random(seed)
