@@ -31,8 +31,10 @@ MEMORY_TABLES_HELP = ("compute the endgame tables up to N stones in memory first
 def seconds(text: str) -> float:
     """A time budget: a finite number of seconds > 0 (at most a week)."""
     try:
+        if not text.isascii():      # float() also reads other scripts' digits and blanks
+            raise ValueError(text)
         value = float(text)
-    except (TypeError, ValueError):
+    except (AttributeError, TypeError, ValueError):
         raise InputError(f"expected a number of seconds, got {shown(text)}") from None
     if not math.isfinite(value) or value <= 0 or value > SECONDS_MAX:
         raise InputError(f"a time must be a finite number of seconds in (0, {SECONDS_MAX:g}], "

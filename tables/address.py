@@ -6,7 +6,7 @@ from tables.errors import TableError
 
 # What Dask's Client takes for a scheduler on the network: tcp://10.0.0.5:8786, tls://host:8786,
 # host:8786, [::1]:8786
-ADDRESS = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(\d{1,5})")
+ADDRESS = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(\d{1,5})", re.ASCII)
 
 
 def check_scheduler(address: str) -> str:

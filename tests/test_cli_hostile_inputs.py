@@ -143,6 +143,17 @@ def test_a_bot_count_in_other_digits_or_thousands_of_them_is_one_line(command):
     assert "bot" in error and len(error) < 500          # the 5,000 digits shown by their ends
 
 
+@pytest.mark.parametrize("command", [
+    ["best", "mancala", "2,0,1,3/1,1,3,0 4-9 A", "--exact", "--max-seconds", "\u0661"],
+    ["best", "mancala", "--time", "\u0663"],
+    ["play", "mancala", "--pits", "2", "--stones", "1", "--bots", "alphabeta:\u0663s,random"],
+    ["play", "funkel", "--bots", "chance-mcts:10:\u0661,random"],
+    ["best", "mancala", "--depth", "1", "--", "4,4/4,\u06634 0-0 A"],
+])
+def test_a_number_in_another_script_s_digits_is_one_line_not_read(command):
+    assert one_line_error(run(*command))
+
+
 def test_a_whole_number_option_in_superscript_digits_says_what_it_wants():
     assert "must be a whole number 1..6, got '²'" in one_line_error(run("best", "mancala",
                                                                         "--pits", "²"))

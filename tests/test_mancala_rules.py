@@ -421,6 +421,12 @@ def test_notation_accepts_surrounding_spaces_and_checks_against_rules():
     ("200,0,0/0,0,60 0-0 A", None, "260 stones; at most 255"),
     ("0,0,0/0,0,0 0-0 A", None, "no stones"),
     ("3,3,3/3,3,3 1-0 A", Rules(pits=3, stones=3), r"19 stones, but Kalah\(3,3\) has 18"),
+    # digits and blanks of other scripts, which int() would read: not our notation
+    ("4,4,4/4,\u06634,4 0-0 A", None, "on B's side is not a whole number"),
+    ("\u0663,\u0663/\u0663,\u0663 0-0 A", None, "on A's side is not a whole number"),
+    ("3,3/3,3 \u0660-\u0660 A", None, "malformed position"),
+    ("7/3\u00a01-1 A", None, "malformed position"),
+    ("7\u00a0/3 1-1 A", None, "on A's side is not a whole number"),
 ])
 def test_bad_position_text_is_refused_with_a_reason(text, rules, message):
     with pytest.raises(InputError, match=message):

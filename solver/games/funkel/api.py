@@ -411,7 +411,7 @@ def _chance_mcts_from(args: list[str]) -> matches.Bot:
 def _exploration(text: str) -> float:
     """The C of a ``chance-mcts`` bot name: a positive number."""
     try:
-        c = float(text)
+        c = float(text) if text.isascii() else -1.0     # float() reads other scripts' digits
     except ValueError:
         c = -1.0
     if not c > 0 or c == float("inf"):
@@ -422,7 +422,7 @@ def _exploration(text: str) -> float:
 def _bias(text: str) -> float:
     """The BIAS of a ``chance-mcts`` bot name: a number >= 0 (0: no greedy prior)."""
     try:
-        bias = float(text)
+        bias = float(text) if text.isascii() else -1.0
     except ValueError:
         bias = -1.0
     if not bias >= 0 or bias == float("inf"):

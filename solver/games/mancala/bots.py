@@ -117,6 +117,8 @@ def _alphabeta_from(options: list[str]) -> matches.Bot:
 
 
 def _is_number(text: str) -> bool:
+    if not text.isascii():      # float() also reads other scripts' digits
+        return False
     try:
         float(text)
     except ValueError:

@@ -244,7 +244,8 @@ def apply(pos: Position, move: int) -> Position:
 
 # --- notation ------------------------------------------------------------------------------------
 
-_POSITION = re.compile(r"^\s*(\S+)\s+(\d{1,9})-(\d{1,9})\s+([AB])\s*$")
+# re.ASCII: digits and blanks of other scripts ("٣", a no-break space) are not ours to read
+_POSITION = re.compile(r"^\s*(\S+)\s+(\d{1,9})-(\d{1,9})\s+([AB])\s*$", re.ASCII)
 
 
 def from_text(text: str, rules: Rules | None = None) -> Position:
@@ -294,7 +295,7 @@ def _shown(text: str, limit: int = 60) -> str:
 def _parse_counts(group: str, side: str) -> list[int]:
     counts = []
     for text in group.split(","):
-        if not re.fullmatch(r"-?\d{1,9}", text.strip()):
+        if not re.fullmatch(r"\s*-?\d{1,9}\s*", text, re.ASCII):
             raise InputError(f"bin count {text[:20]!r} on {side}'s side is not a whole number "
                              f"(of at most 9 digits)")
         value = int(text)
@@ -316,7 +317,7 @@ def action_to_text(pos: Position, move: int) -> str:
 
 def action_from_text(pos: Position, text: str) -> int:
     """A move by bin number; it must be a legal move of the side to move."""
-    if not re.fullmatch(r"\s*\d{1,9}\s*", text):
+    if not re.fullmatch(r"\s*\d{1,9}\s*", text, re.ASCII):
         raise InputError(f"move {_shown(text)} is not a bin number")
     move = int(text)
     if move in legal_actions(pos):
