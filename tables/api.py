@@ -308,7 +308,12 @@ def verify(directory=None, sample: int = 0, seed: int | None = None, rules_versi
         open_table(table.path, table.level, Family(table.pits, table.capture_empty,
                                                    rules_version), verify=True)
     rng = random.Random(seed)
-    keys = sorted({(f.pits, f.capture_empty, f.level) for f in found.files})
+    # a board and rule without level 1 has no level whose children are all there to sample
+    keys = sorted({(f.pits, f.capture_empty, f.level) for f in found.files
+                   if _consecutive_top(found.levels(f.capture_empty, f.pits)) > 0})
+    if sample and not keys:
+        raise TableError(f"no level in {found.directory} can be sampled: level 1 is missing "
+                         "(rebuild with solver tables build)")
     samples = []
     mapped: dict = {}
     exact = _ExactSearch() if sample else None

@@ -223,6 +223,19 @@ def test_verify_checks_every_file_and_recomputes_samples_by_search(built):
     assert all(s.exact in (None, s.table) for s in report.samples)
 
 
+def test_verify_samples_only_boards_whose_levels_start_at_one(built, tmp_path):
+    for name, raw in files_of(built).items():
+        if name != level_filename(1, True):            # capture_empty's level 1 is missing
+            (tmp_path / name).write_bytes(raw)
+    report = api.verify(tmp_path, sample=10, seed=1)
+    assert len(report.samples) == 10 and not any(s.capture_empty for s in report.samples)
+    assert all(s.table == s.search for s in report.samples)
+    (tmp_path / level_filename(1, False)).unlink()
+    with pytest.raises(TableError, match="can be sampled: level 1 is missing"):
+        api.verify(tmp_path, sample=3, seed=1)
+    assert api.verify(tmp_path).ok                    # the files themselves are sound
+
+
 def test_verify_refuses_a_damaged_file(built, tmp_path):
     for name, raw in files_of(built).items():
         (tmp_path / name).write_bytes(raw)
