@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import math
 import os
+import socket
 import threading
 import time
 from pathlib import Path
 
 from tables import build as builder
-from tables.address import check_scheduler
+from tables.address import check_scheduler, host_and_port
 from tables.errors import TableError
 from tables.format import Family, header_bytes, level_filename, read_header
 from tables.levels import read_piece, work_path, write_piece
@@ -37,7 +38,8 @@ from tables.mapping import MappedLevels
 
 # The Numba workqueue threading layer must not run two parallel kernels at once in a process.
 _KERNEL_LOCK = threading.Lock()
-CONNECT_TIMEOUT = "10s"  # how long a client tries to reach the scheduler before giving up
+CONNECT_TIMEOUT = 10.0   # seconds a client tries to reach the scheduler before giving up
+HANDSHAKE_MAX = 1 << 24  # bytes: a Dask handshake message is far smaller (about 60)
 TASKS_PER_WORKER = 4     # pieces per worker and bucket, so that uneven tasks even out
 MIN_TASK = 1 << 16       # positions: below this a task costs more to schedule than to compute
 MAX_TASK = 1 << 23       # positions: a lost task costs at most this much work again
@@ -101,9 +103,10 @@ def connect(scheduler: str, modules: tuple[str, ...] = ("tables",)):
     except ImportError:
         raise TableError("running on a Dask cluster needs dask and distributed: "
                          "pip install 'solver[distributed]'") from None
+    check_it_speaks_dask(scheduler, CONNECT_TIMEOUT)
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as error:
+        client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
+    except Exception as error:  # whatever a server that is not quite a scheduler made Dask raise
         raise TableError(f"cannot reach the Dask scheduler at {scheduler}: "
                          f"{_first_line(error)}") from None
     try:
@@ -123,6 +126,57 @@ def connect(scheduler: str, modules: tuple[str, ...] = ("tables",)):
                          f"other code than this program ({' and '.join(modules)} differ, e.g. "
                          f"on {stale[0]}): restart them after the code changed")
     return client
+
+
+def check_it_speaks_dask(scheduler: str, timeout: float) -> None:
+    """TableError unless the server at ``scheduler`` answers a new connection the way a Dask
+    scheduler does, within ``timeout`` seconds: it speaks first, a message whose first 8 bytes
+    give its length and the next 8 its count of frames (Dask's TCP framing). Dask's own connect times out on the connection only, then waits for that
+    message without end, so a port that accepts and stays silent would hang the client; and a
+    server that answers otherwise makes Dask fail with whatever error its bytes cause (a
+    traceback, or a huge allocation). A refused connection is tried again until the timeout,
+    as Dask does (a scheduler may be starting)."""
+    host, port = host_and_port(scheduler)
+    deadline = time.monotonic() + timeout
+    where = f"cannot reach the Dask scheduler at {scheduler}"
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=timeout) as connection:
+                head = _first_bytes(connection, 16, deadline)
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() + 0.2 >= deadline:
+                raise TableError(f"{where}: connection refused for {timeout:g} s") from None
+            time.sleep(0.2)
+        except TimeoutError:
+            raise TableError(f"{where}: no answer in {timeout:g} s (is it a Dask scheduler?)"
+                             ) from None
+        except OSError as error:
+            raise TableError(f"{where}: {error.strerror or _first_line(error)}") from None
+    length, frames = int.from_bytes(head[:8], "little"), int.from_bytes(head[8:], "little")
+    if len(head) < 16 or not 16 <= length <= HANDSHAKE_MAX or not 1 <= frames <= 1024:
+        raise TableError(f"{where}: the server there answers, but not as a Dask scheduler")
+
+
+def _first_bytes(connection: socket.socket, count: int, deadline: float) -> bytes:
+    """Up to ``count`` bytes the peer sends first: fewer if it closes or stops before
+    ``deadline``; TimeoutError if it has sent nothing by then."""
+    head = b""
+    while len(head) < count:
+        left = deadline - time.monotonic()
+        try:
+            if left <= 0:
+                raise TimeoutError
+            connection.settimeout(left)
+            chunk = connection.recv(count - len(head))
+        except TimeoutError:
+            if head:
+                break
+            raise
+        if not chunk:
+            break
+        head += chunk
+    return head
 
 
 _digests: dict[tuple[str, ...], str] = {}

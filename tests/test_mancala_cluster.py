@@ -63,7 +63,7 @@ def test_running_tasks_report_their_bounds_before_they_end(cluster, tmp_path):
 
 def test_an_unreachable_scheduler_is_bad_input(monkeypatch):
     import tables.distributed
-    monkeypatch.setattr(tables.distributed, "CONNECT_TIMEOUT", "1s")  # the refusal, sooner
+    monkeypatch.setattr(tables.distributed, "CONNECT_TIMEOUT", 1.0)  # the refusal, sooner
     with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
         api.solve(api.Rules(3, 2), tables=False, scheduler="tcp://127.0.0.1:9")
 

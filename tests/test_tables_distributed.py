@@ -78,7 +78,7 @@ def test_a_level_of_28_stones_keeps_32_workers_busy():
 
 
 def test_an_unreachable_scheduler_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(table_cluster, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(table_cluster, "CONNECT_TIMEOUT", 1.0)
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -87,14 +87,62 @@ def test_an_unreachable_scheduler_is_refused(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "localhost:8786", "[::1]:8786",
-                                     " tls://scheduler.example.org:8786 "])
+                                     " tcp://scheduler.example.org:8786 "])
 def test_a_scheduler_address_has_a_host_and_a_port(address):
     assert check_scheduler(address) == address.strip()
 
 
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:8786", "ucx://127.0.0.1:8786",
+                                     "inproc://127.0.0.1:1"])
+def test_a_scheduler_address_of_another_protocol_is_refused_without_trying_it(address):
+    with pytest.raises(TableError, match="only tcp:// addresses are supported"):
+        check_scheduler(address)
+
+
+@pytest.fixture
+def server(request):
+    """A TCP server on 127.0.0.1 that accepts every connection and sends it ``request.param``
+    (b"": nothing), then holds it open: not a Dask scheduler. Yields its address."""
+    import threading
+    listener = socket.create_server(("127.0.0.1", 0))
+    held = []
+
+    def serve():
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            held.append(connection)
+            connection.sendall(request.param)
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    listener.close()
+    for connection in held:
+        connection.close()
+
+
+NOT_DASK = "the server there answers, but not as a Dask scheduler"
+
+
+@pytest.mark.parametrize("server, says", [
+    (b"", "no answer in 1 s"),                          # silent: Dask would wait forever
+    (b"\x01", NOT_DASK),                                # a short frame, then silence
+    ((1 << 40).to_bytes(8, "little"), NOT_DASK),        # a frame of a terabyte
+    (b"SSH-2.0-OpenSSH_9.2\r\n", NOT_DASK),
+    (bytes.fromhex("0100000000000000ffffffffffffff7f"), NOT_DASK),    # Dask: a struct.error
+], indirect=["server"])
+def test_a_server_that_is_not_a_scheduler_is_refused_in_one_line(server, says, tmp_path,
+                                                                 monkeypatch):
+    monkeypatch.setattr(table_cluster, "CONNECT_TIMEOUT", 1.0)
+    with pytest.raises(TableError, match=f"cannot reach the Dask scheduler at {server}: {says}"):
+        api.build(3, tmp_path, scheduler=server)
+
+
 @pytest.mark.parametrize("address", ["", "garbage", "tcp://127.0.0.1", "127.0.0.1:port",
                                      "tcp://host:8786/extra", "a b:1", "tcp://127.0.0.1:0",
-                                     "tcp://127.0.0.1:99999", "[::1]:65536"])
+                                     "tcp://127.0.0.1:99999", "[::1]:65536",
+                                     "127.0.0.1:\u0668\u0667\u0668\u0666"])
 def test_a_malformed_scheduler_address_is_refused_without_trying_it(address):
     with pytest.raises(TableError, match=r"an address is \[PROTOCOL://\]HOST:PORT"):
         check_scheduler(address)
