@@ -679,19 +679,23 @@ def main(argv=None) -> int:
         print(f"solver: error: {one_line(error)}", file=sys.stderr)
         return 1
     except MemoryError:
-        print("solver: error: out of memory (ask for less: --table-mb, --memory-mb, a budget)",
-              file=sys.stderr)
+        print(OUT_OF_MEMORY, file=sys.stderr)
         return 1
     except OSError as error:    # a file or resource the system refused, not caught nearer
+        if error.errno == errno.ENOMEM:     # a mapping the system would not give: the same
+            print(OUT_OF_MEMORY, file=sys.stderr)
+            return 1
         where = f" ({error.filename})" if error.filename else ""
-        if error.errno == errno.ENOMEM:
-            where = " (ask for less: --table-mb, --memory-mb)"
         print(f"solver: error: {error.strerror or one_line(error)}{where}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception:
         if command.pressed:     # what a Ctrl-C during an import left half done
             return _interrupted()
         raise
+
+
+OUT_OF_MEMORY = ("solver: error: out of memory (ask for less: a smaller --table-mb, "
+                 "--memory-tables or --memory-mb, or a budget, whichever the command takes)")
 
 
 class OutputError(Exception):

@@ -77,9 +77,9 @@ PHYSICAL_BYTES = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 @pytest.mark.skipif(PHYSICAL_BYTES > 48 << 30, reason="a 64 GB table might fit this machine")
-def test_a_table_larger_than_the_machine_is_one_line():
-    error = one_line_error(run("best", "mancala", "--depth", "3", "--table-mb", "65536"))
-    assert "--table-mb" in error
+def test_a_table_larger_than_the_machine_is_one_line_and_exit_code_1():
+    error = one_line_error(run("best", "mancala", "--depth", "3", "--table-mb", "65536"), code=1)
+    assert "out of memory" in error and "--table-mb" in error
 
 
 def test_a_folder_in_place_of_a_builds_work_file_is_one_line(tmp_path):
