@@ -207,9 +207,9 @@ def _describe(path: Path, rules_version: int) -> TableFile:
         header, _ = read_header(path)
         claimed = family_of(header)
         family = Family(claimed.pits, claimed.capture_empty, rules_version)
-        check_header(header, path.name, None, family)
+        check_header(header, str(path), None, family)
         if path.name != level_filename(header["level"], family):
-            raise TableError(f"table file {path.name}: holds level {header['level']} of "
+            raise TableError(f"table file {path}: holds level {header['level']} of "
                              f"{family.prefix}, but is named otherwise")
         return TableFile(path, header["pits"], header["level"], header["capture_empty"],
                          header["entries"], path.stat().st_size, header["sha256"], None)

@@ -183,7 +183,7 @@ def read_header(path: Path) -> tuple[dict, int]:
     """The header of a table file and where its body starts, after checking the frame, the
     header's keys and types, its canonical form and the file size (not the body's digest)."""
     path = Path(path)
-    name = path.name
+    name = str(path)    # with its folder: it may be the default one, never named by the user
     try:
         status = path.stat()
         if not stat.S_ISREG(status.st_mode):    # a pipe would block the open, a device lie
@@ -288,10 +288,10 @@ def open_table(path: Path, level: int | None = None, family: Family | None = Non
     memory stays flat) and compared with the header's sha256."""
     path = Path(path)
     header, offset = read_header(path)
-    check_header(header, path.name, level, family)
+    check_header(header, str(path), level, family)
     if verify:
         if file_digest(path, offset) != header["sha256"]:
-            raise TableError(f"table file {path.name}: corrupted (its body does not match its "
+            raise TableError(f"table file {path}: corrupted (its body does not match its "
                              f"sha256)")
         record_verified(path, header["sha256"])
     return header, offset
@@ -376,7 +376,7 @@ def open_for_search(path: Path, level: int, family: Family, stamps: dict) -> tup
     header, offset = open_table(path, level, family, verify=False)
     if stamps.get(path.name) != _stamp(path, header["sha256"]):
         if file_digest(path, offset) != header["sha256"]:
-            raise TableError(f"table file {path.name}: corrupted (its body does not match its "
+            raise TableError(f"table file {path}: corrupted (its body does not match its "
                              f"sha256)")
         stamps[path.name] = _stamp(path, header["sha256"])
     return header, offset
