@@ -288,6 +288,7 @@ def test_a_checkpoint_reply_no_board_has_is_damage(tmp_path, reply):
 @pytest.mark.parametrize("command", [
     ["best", "mancala", "--mcts", "--tables", "/no/such/folder"],
     ["best", "mancala", "--mcts", "--table-mb", "64"],
+    ["best", "mancala", "--mcts", "--no-tables"],
 ])
 def test_table_options_with_mcts_are_refused_not_ignored(command):
     assert "--mcts takes" in one_line_error(run(*command))

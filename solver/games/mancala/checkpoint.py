@@ -24,6 +24,8 @@ from tables.format import atomic_file
 
 FORMAT = "solver-kalah-proof-checkpoint"
 VERSION = 1
+# what to do with a file that is not a checkpoint: it may be another file named by mistake
+NOT_OURS = "give another file, or delete it to start over if it is a damaged checkpoint"
 
 
 class Checkpoint:
@@ -131,10 +133,10 @@ class Checkpoint:
             content, digest = outer["checkpoint"], outer["sha256"]
         except RecursionError:
             raise InputError(f"{where} is not a proof checkpoint or is damaged (nested too "
-                             "deeply): delete it to start over") from None
+                             f"deeply): {NOT_OURS}") from None
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
             raise InputError(f"{where} is not a proof checkpoint or is damaged ({error}): "
-                             "delete it to start over") from None
+                             f"{NOT_OURS}") from None
         if not isinstance(digest, str) or _digest(json.dumps(content, sort_keys=True)) != digest:
             raise InputError(f"{where} is damaged (its checksum does not match): delete it to "
                              "start over")

@@ -46,11 +46,11 @@ def best(position: str | None, rules_options: dict, options: dict):
 def _mcts(pos, rules, options):
     if options["depth"] is not None or options["exact"] or options["all_moves"] or \
             options["max_seconds"] is not None or options["max_nodes"] is not None or \
-            options["tables"] is not None or options["table_mb"] is not None or \
-            options["memory_tables"] is not None:
+            options["tables"] is not None or options["no_tables"] or \
+            options["table_mb"] is not None or options["memory_tables"] is not None:
         raise InputError("--mcts takes --simulations and/or --time, not --depth, --exact, "
-                         "--all-moves, --max-seconds, --max-nodes, --tables, --memory-tables "
-                         "or --table-mb")
+                         "--all-moves, --max-seconds, --max-nodes, --tables, --no-tables, "
+                         "--memory-tables or --table-mb")
     from solver.games.mancala.mcts import mcts_best_move    # compiled: once the input is good
     return mcts_best_move(pos, rules, simulations=options["simulations"],
                           seconds=options["time"], threads=options["threads"] or 1,
