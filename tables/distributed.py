@@ -22,6 +22,7 @@ local build's.
 """
 from __future__ import annotations
 
+import logging
 import math
 import os
 import socket
@@ -104,11 +105,7 @@ def connect(scheduler: str, modules: tuple[str, ...] = ("tables",)):
         raise TableError("running on a Dask cluster needs dask and distributed: "
                          "pip install 'solver[distributed]'") from None
     check_it_speaks_dask(scheduler, CONNECT_TIMEOUT)
-    try:
-        client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
-    except Exception as error:  # whatever a server that is not quite a scheduler made Dask raise
-        raise TableError(f"cannot reach the Dask scheduler at {scheduler}: "
-                         f"{_first_line(error)}") from None
+    client = _client_in_time(Client, scheduler, CONNECT_TIMEOUT)
     try:
         client.run_on_scheduler(code_digest, modules)
         digests = client.run(code_digest, modules)
@@ -153,9 +150,45 @@ def check_it_speaks_dask(scheduler: str, timeout: float) -> None:
                              ) from None
         except OSError as error:
             raise TableError(f"{where}: {error.strerror or _first_line(error)}") from None
+        except ValueError:     # UnicodeError: a name the resolver cannot encode ("a..b")
+            raise TableError(f"{where}: {host!r} is not a host name") from None
     length, frames = int.from_bytes(head[:8], "little"), int.from_bytes(head[8:], "little")
     if len(head) < 16 or not 16 <= length <= HANDSHAKE_MAX or not 1 <= frames <= 1024:
         raise TableError(f"{where}: the server there answers, but not as a Dask scheduler")
+
+
+def _client_in_time(make_client, scheduler: str, timeout: float):
+    """``make_client(scheduler)``, on a thread of its own, given ``timeout`` seconds for Dask's
+    connect and as many again for its handshake, which Dask waits for without end (a server
+    that sends a valid-looking start and then stalls). Dask's own log lines are held back
+    meanwhile (a server that is not quite a scheduler makes it log a traceback on stderr):
+    whatever goes wrong is one TableError. A client made after the time was up is closed."""
+    where = f"cannot reach the Dask scheduler at {scheduler}"
+    made, gave_up = {}, threading.Event()
+
+    def make() -> None:
+        try:
+            made["client"] = client = make_client(scheduler, timeout=f"{timeout}s")
+            if gave_up.is_set():
+                client.close()
+        except BaseException as error:  # noqa: BLE001 (reported by the waiting thread)
+            made["error"] = error
+    quiet = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        thread = threading.Thread(target=make, name="dask-connect", daemon=True)
+        thread.start()
+        thread.join(2 * timeout)
+    finally:
+        logging.disable(quiet)
+    if thread.is_alive():
+        gave_up.set()
+        raise TableError(f"{where}: it accepted the connection but did not complete Dask's "
+                         f"handshake in {2 * timeout:g} s (is it a Dask scheduler?)")
+    if "error" in made:          # whatever a server that is not quite a scheduler made Dask raise
+        raise TableError(f"{where}: {_first_line(made['error'])} (is it a Dask scheduler?)"
+                         ) from None
+    return made["client"]
 
 
 def _first_bytes(connection: socket.socket, count: int, deadline: float) -> bytes:

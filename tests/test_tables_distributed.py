@@ -123,6 +123,8 @@ def server(request):
 
 
 NOT_DASK = "the server there answers, but not as a Dask scheduler"
+# a message framed as Dask frames it (length, frame count, frame lengths), not msgpack inside
+FRAMED_GARBAGE = b"".join(n.to_bytes(8, "little") for n in (20, 1, 4)) + b"\xc1" * 4
 
 
 @pytest.mark.parametrize("server, says", [
@@ -131,12 +133,29 @@ NOT_DASK = "the server there answers, but not as a Dask scheduler"
     ((1 << 40).to_bytes(8, "little"), NOT_DASK),        # a frame of a terabyte
     (b"SSH-2.0-OpenSSH_9.2\r\n", NOT_DASK),
     (bytes.fromhex("0100000000000000ffffffffffffff7f"), NOT_DASK),    # Dask: a struct.error
+    ((64).to_bytes(8, "little") + (1).to_bytes(8, "little"),           # a valid start, then
+     "it accepted the connection but did not complete Dask's handshake in 2 s"),    # silence
+    (FRAMED_GARBAGE, r"FormatError \(is it a Dask scheduler\?\)"),
 ], indirect=["server"])
 def test_a_server_that_is_not_a_scheduler_is_refused_in_one_line(server, says, tmp_path,
                                                                  monkeypatch):
     monkeypatch.setattr(table_cluster, "CONNECT_TIMEOUT", 1.0)
     with pytest.raises(TableError, match=f"cannot reach the Dask scheduler at {server}: {says}"):
         api.build(3, tmp_path, scheduler=server)
+
+
+@pytest.mark.parametrize("server", [FRAMED_GARBAGE], indirect=True)
+def test_dask_s_own_complaint_about_a_server_stays_off_the_command_s_stderr(server):
+    from test_cli import run
+    done = run("solve", "mancala", "--pits", "2", "--stones", "1", "--scheduler", server)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1   # no logged traceback
+    assert done.stderr.startswith(f"solver: error: cannot reach the Dask scheduler at {server}")
+
+
+@pytest.mark.parametrize("address", ["tcp://a..b:8786", ".:8786", "x" * 300 + ":80"])
+def test_a_host_name_the_resolver_cannot_encode_is_one_line(address, tmp_path):
+    with pytest.raises(TableError, match="is not a host name"):
+        api.build(3, tmp_path, scheduler=address)
 
 
 @pytest.mark.parametrize("address", ["", "garbage", "tcp://127.0.0.1", "127.0.0.1:port",
