@@ -31,7 +31,7 @@ MEMORY_TABLES_HELP = ("compute the endgame tables up to N stones in memory first
 def seconds(text: str) -> float:
     """A time budget: a finite number of seconds > 0 (at most a week)."""
     try:
-        if not text.isascii():      # float() also reads other scripts' digits and blanks
+        if not is_decimal_text(text):
             raise ValueError(text)
         value = float(text)
     except (AttributeError, TypeError, ValueError):
@@ -42,6 +42,12 @@ def seconds(text: str) -> float:
     return value
 
 
+def is_decimal_text(text: str) -> bool:
+    """May ``text`` go to ``float``: ASCII, without the underscores Python's literals allow
+    ("1_0" is 10 to ``float``), as a number a person types is read elsewhere too."""
+    return text.isascii() and "_" not in text
+
+
 def is_digits(text: str) -> bool:
     """Is ``text`` a whole number in ASCII digits, short enough for ``int``? (``str.isdigit``
     also passes '²' and '①', which ``int`` refuses, and any length, where ``int`` stops at 4,300
@@ -49,8 +55,11 @@ def is_digits(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 20
 
 
+ASCII_BLANKS = " \t\n\r\f\v"
+
+
 def _whole(text: str, low: int, high: int, what: str) -> int:
-    text = str(text).strip()
+    text = str(text).strip(ASCII_BLANKS)      # a no-break space is not a blank here
     if not is_digits(text.lstrip("+-")) or len(text) > 20:
         raise InputError(f"{what} must be a whole number {low}..{high}, got {shown(text)}")
     value = int(text)

@@ -149,6 +149,9 @@ def test_a_bot_count_in_other_digits_or_thousands_of_them_is_one_line(command):
     ["play", "mancala", "--pits", "2", "--stones", "1", "--bots", "alphabeta:\u0663s,random"],
     ["play", "funkel", "--bots", "chance-mcts:10:\u0661,random"],
     ["best", "mancala", "--depth", "1", "--", "4,4/4,\u06634 0-0 A"],
+    ["best", "mancala", "--time", "1_0"],                  # float() would read 10
+    ["play", "mancala", "--pits", "2", "--stones", "1", "--bots", "alphabeta:1_0s,random"],
+    ["best", "mancala", "--depth", "3\u00a0"],             # a no-break space is not a blank
 ])
 def test_a_number_in_another_script_s_digits_is_one_line_not_read(command):
     assert one_line_error(run(*command))

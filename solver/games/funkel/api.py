@@ -55,7 +55,7 @@ from solver.games.funkel import (
 from solver.games.funkel.codec import check_seat, read_position, view_of  # noqa: F401  (API)
 from solver.options import (COUNT_MAX, THREADS_MAX, check_deal_seed, check_flag, check_players,
                             check_search_seed, check_seconds, check_seed, check_whole,
-                            is_digits, is_whole)
+                            is_decimal_text, is_digits, is_whole)
 from solver.search import estimate as estimator
 from solver.stats import wilson_interval
 
@@ -411,7 +411,7 @@ def _chance_mcts_from(args: list[str]) -> matches.Bot:
 def _exploration(text: str) -> float:
     """The C of a ``chance-mcts`` bot name: a positive number."""
     try:
-        c = float(text) if text.isascii() else -1.0     # float() reads other scripts' digits
+        c = float(text) if is_decimal_text(text) else -1.0     # not "٣" nor "1_0"
     except ValueError:
         c = -1.0
     if not c > 0 or c == float("inf"):
@@ -422,7 +422,7 @@ def _exploration(text: str) -> float:
 def _bias(text: str) -> float:
     """The BIAS of a ``chance-mcts`` bot name: a number >= 0 (0: no greedy prior)."""
     try:
-        bias = float(text) if text.isascii() else -1.0
+        bias = float(text) if is_decimal_text(text) else -1.0
     except ValueError:
         bias = -1.0
     if not bias >= 0 or bias == float("inf"):

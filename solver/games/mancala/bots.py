@@ -13,7 +13,7 @@ import random
 from solver import match as matches
 from solver.errors import InputError
 from solver.games.mancala.rules import Position, apply, legal_actions
-from solver.options import is_digits
+from solver.options import is_decimal_text, is_digits
 
 DEFAULT_DEPTH = 10
 DEFAULT_SIMULATIONS = 20_000
@@ -117,7 +117,7 @@ def _alphabeta_from(options: list[str]) -> matches.Bot:
 
 
 def _is_number(text: str) -> bool:
-    if not text.isascii():      # float() also reads other scripts' digits
+    if not is_decimal_text(text):     # float() also reads other scripts' digits, and "1_0"
         return False
     try:
         float(text)
