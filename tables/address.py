@@ -13,16 +13,19 @@ ADDRESS = re.compile(r"(?:(?P<protocol>[a-z]+)://)?"
                      re.ASCII)
 
 
+BLANKS = " \t\n\r\f\v"      # ASCII only: a no-break space is not a blank here
+
+
 def check_scheduler(address: str) -> str:
     """``address`` without surrounding blanks, or TableError if it cannot be a TCP address."""
-    found = ADDRESS.fullmatch(address.strip()) if isinstance(address, str) else None
+    found = ADDRESS.fullmatch(address.strip(BLANKS)) if isinstance(address, str) else None
     if not found or not 1 <= int(found["port"]) <= 65535:
         raise TableError(f"cannot reach the Dask scheduler at {address!r}: an address is "
                          "[PROTOCOL://]HOST:PORT, e.g. tcp://127.0.0.1:8786")
     if found["protocol"] not in (None, "tcp"):
-        raise TableError(f"cannot reach the Dask scheduler at {address.strip()!r}: only tcp:// "
-                         f"addresses are supported, not {found['protocol']}://")
-    return address.strip()
+        raise TableError(f"cannot reach the Dask scheduler at {address.strip(BLANKS)!r}: "
+                         f"only tcp:// addresses are supported, not {found['protocol']}://")
+    return address.strip(BLANKS)
 
 
 def host_and_port(address: str) -> tuple[str, int]:

@@ -161,7 +161,8 @@ def test_a_host_name_the_resolver_cannot_encode_is_one_line(address, tmp_path):
 @pytest.mark.parametrize("address", ["", "garbage", "tcp://127.0.0.1", "127.0.0.1:port",
                                      "tcp://host:8786/extra", "a b:1", "tcp://127.0.0.1:0",
                                      "tcp://127.0.0.1:99999", "[::1]:65536",
-                                     "127.0.0.1:\u0668\u0667\u0668\u0666"])
+                                     "127.0.0.1:\u0668\u0667\u0668\u0666",
+                                     "127.0.0.1:8786\u00a0"])
 def test_a_malformed_scheduler_address_is_refused_without_trying_it(address):
     with pytest.raises(TableError, match=r"an address is \[PROTOCOL://\]HOST:PORT"):
         check_scheduler(address)
