@@ -128,11 +128,12 @@ def connect(scheduler: str, modules: tuple[str, ...] = ("tables",)):
 def check_it_speaks_dask(scheduler: str, timeout: float) -> None:
     """TableError unless the server at ``scheduler`` answers a new connection the way a Dask
     scheduler does, within ``timeout`` seconds: it speaks first, a message whose first 8 bytes
-    give its length and the next 8 its count of frames (Dask's TCP framing). Dask's own connect times out on the connection only, then waits for that
-    message without end, so a port that accepts and stays silent would hang the client; and a
-    server that answers otherwise makes Dask fail with whatever error its bytes cause (a
-    traceback, or a huge allocation). A refused connection is tried again until the timeout,
-    as Dask does (a scheduler may be starting)."""
+    give its length and the next 8 its count of frames (Dask's TCP framing). Dask's own
+    connect times out on the connection only, then waits for that message without end, so a
+    port that accepts and stays silent would hang the client; and a server that answers
+    otherwise makes Dask fail with whatever error its bytes cause (a traceback, or a huge
+    allocation). A refused connection is tried again until the timeout, as Dask does (a
+    scheduler may be starting)."""
     host, port = host_and_port(scheduler)
     deadline = time.monotonic() + timeout
     where = f"cannot reach the Dask scheduler at {scheduler}"
