@@ -153,6 +153,9 @@ def check_it_speaks_dask(scheduler: str, timeout: float) -> None:
             raise TableError(f"{where}: {error.strerror or _first_line(error)}") from None
         except ValueError:     # UnicodeError: a name the resolver cannot encode ("a..b")
             raise TableError(f"{where}: {host!r} is not a host name") from None
+    if not head:
+        raise TableError(f"{where}: it closed the connection without a word (is it a Dask "
+                         "scheduler?)")
     length, frames = int.from_bytes(head[:8], "little"), int.from_bytes(head[8:], "little")
     if len(head) < 16 or not 16 <= length <= HANDSHAKE_MAX or not 1 <= frames <= 1024:
         raise TableError(f"{where}: the server there answers, but not as a Dask scheduler")

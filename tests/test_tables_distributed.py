@@ -102,7 +102,8 @@ def test_a_scheduler_address_of_another_protocol_is_refused_without_trying_it(ad
 @pytest.fixture
 def server(request):
     """A TCP server on 127.0.0.1 that accepts every connection and sends it ``request.param``
-    (b"": nothing), then holds it open: not a Dask scheduler. Yields its address."""
+    (b"": nothing), then holds it open (None: closes it at once): not a Dask scheduler. Yields
+    its address."""
     import threading
     listener = socket.create_server(("127.0.0.1", 0))
     held = []
@@ -113,6 +114,9 @@ def server(request):
                 connection, _ = listener.accept()
             except OSError:
                 return
+            if request.param is None:       # hangs up at once
+                connection.close()
+                continue
             held.append(connection)
             connection.sendall(request.param)
     threading.Thread(target=serve, daemon=True).start()
@@ -129,6 +133,7 @@ FRAMED_GARBAGE = b"".join(n.to_bytes(8, "little") for n in (20, 1, 4)) + b"\xc1"
 
 @pytest.mark.parametrize("server, says", [
     (b"", "no answer in 1 s"),                          # silent: Dask would wait forever
+    (None, "it closed the connection without a word"),
     (b"\x01", NOT_DASK),                                # a short frame, then silence
     ((1 << 40).to_bytes(8, "little"), NOT_DASK),        # a frame of a terabyte
     (b"SSH-2.0-OpenSSH_9.2\r\n", NOT_DASK),
