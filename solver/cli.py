@@ -16,9 +16,10 @@ import sys
 from solver import games as registry
 from solver.bench import MAX_DEPTH as BENCH_MAX_DEPTH
 from solver.errors import GameAbandoned, InputError, one_line, read_input_file
-from solver.options import (COUNT_MAX, MEMORY_TABLES_HELP, MEMORY_TABLES_MAX, NO_TABLES_HELP,
-                            SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option, add_options, count,
-                            file_name, folder, scheduler, seconds, seed, values, whole)
+from solver.options import (COUNT_MAX, DEFAULT_PLAYERS, MEMORY_TABLES_HELP, MEMORY_TABLES_MAX,
+                            NO_TABLES_HELP, SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option,
+                            add_options, count, file_name, folder, scheduler, seconds, seed, values,
+                            whole)
 from tables.errors import TableError
 from tables.index import MAX_LEVEL, SAMPLE_MAX
 
@@ -269,10 +270,10 @@ def _with_human(game, bots: list, seat: int) -> list:
 
 def _check_bot_count(args, bots: list) -> None:
     """One bot per seat, checked before a game's bots (and kernels) load."""
-    players = _rules_options(args).get("players")
-    if players is not None:
+    rules = _rules_options(args)
+    if "players" in rules:          # a game of 2 to 4 players (None: the default count)
         from solver.match import check_bot_count
-        check_bot_count(players, bots)
+        check_bot_count(rules["players"] or DEFAULT_PLAYERS, bots)
 
 
 def _match(args) -> str:

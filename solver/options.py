@@ -276,8 +276,10 @@ def values(args, options) -> dict:
 
 
 # Options several games declare alike.
-PLAYERS = Option("--players", whole(2, 4, "players"), "2, 3 or 4 (default 2)", default=2,
-                 metavar="N")
+# Rules options have no argparse default (None: not given), so that a position's rules are
+# checked against every rule the command line names, a default's value included.
+DEFAULT_PLAYERS = 2
+PLAYERS = Option("--players", whole(2, 4, "players"), "2, 3 or 4 (default 2)", metavar="N")
 THREADS = Option("--threads", whole(1, THREADS_MAX, "threads"), "threads (default 1)", default=1,
                  metavar="T")
 SEED = Option("--seed", seed, "random seed (default 0)", default=0)

@@ -16,6 +16,20 @@ def position_file(tmp_path):
     return path
 
 
+@pytest.mark.parametrize("option", [["--players", "2"], ["--layout", "pinwheel"],
+                                    ["--layout", "crossing"]])
+def test_a_rule_the_position_contradicts_is_refused_even_at_its_default(tmp_path, option):
+    path = tmp_path / "crossing.json"            # 3 players on the crossing layout
+    path.write_text(run("new", "funkel", "--players", "3", "--layout", "crossing",
+                        "--seed", "5").stdout)
+    done = run("best", "funkel", str(path), "--samples", "50", *option)
+    if option == ["--layout", "crossing"]:       # what the position has: no contradiction
+        assert done.returncode == 0, done.stderr
+    else:
+        assert_one_line_error(done)
+        assert "a position carries its rules" in done.stderr
+
+
 def test_new_prints_the_same_deal_as_the_api():
     done = run("new", "funkel", "--players", "4", "--layout", "crossing", "--seed", "9")
     assert done.stdout.strip() == funkel.new_position(4, "crossing", 9)

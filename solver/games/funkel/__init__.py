@@ -64,7 +64,7 @@ GAME = Game(
     capabilities=frozenset({"estimate", "mcts"}),
     rules_options=(
         PLAYERS,
-        Option("--layout", str, "pinwheel (default) or crossing", default="pinwheel",
+        Option("--layout", str, "pinwheel (default) or crossing",
                choices=tuple(LAYOUTS)),
     ),
     best_options=(

@@ -8,9 +8,11 @@ from solver.games.funkel import rules as reference
 
 
 def _rules(rules_options: dict):
-    from solver.options import check_players
-    check_players(rules_options["players"])
-    return reference.Rules(rules_options["players"], rules_options["layout"])
+    from solver.options import DEFAULT_PLAYERS, check_players
+    players = rules_options["players"] or DEFAULT_PLAYERS      # None: not given
+    check_players(players)
+    layout = rules_options["layout"] or reference.Rules.layout     # None: the rules' default
+    return reference.Rules(players, layout)
 
 
 LABELS = {"win_rate_random_continuation": "win rate if all then play randomly",

@@ -6,9 +6,10 @@ from solver.bench import timed
 
 
 def _players_intro(rules_options: dict) -> tuple[int, bool, bool]:
-    from solver.options import check_players
-    check_players(rules_options["players"])
-    return rules_options["players"], rules_options["intro"], rules_options["dig_may_stop"]
+    from solver.options import DEFAULT_PLAYERS, check_players
+    players = rules_options["players"] or DEFAULT_PLAYERS      # None: not given
+    check_players(players)
+    return players, rules_options["intro"], rules_options["dig_may_stop"]
 
 
 def best(position: str, rules_options: dict, options: dict):
