@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import numbers
+import string
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -55,11 +56,8 @@ def is_digits(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 20
 
 
-ASCII_BLANKS = " \t\n\r\f\v"
-
-
 def _whole(text: str, low: int, high: int, what: str) -> int:
-    text = str(text).strip(ASCII_BLANKS)      # a no-break space is not a blank here
+    text = str(text).strip(string.whitespace)      # ASCII: a no-break space is not a blank
     if not is_digits(text.lstrip("+-")) or len(text) > 20:
         raise InputError(f"{what} must be a whole number {low}..{high}, got {shown(text)}")
     value = int(text)

@@ -1,6 +1,7 @@
 """A Dask scheduler's address, checked before Dask is imported (that takes about a second), so
 that a mistyped one is a quick line of bad input."""
 import re
+import string
 
 from tables.errors import TableError
 
@@ -13,7 +14,7 @@ ADDRESS = re.compile(r"(?:(?P<protocol>[a-z]+)://)?"
                      re.ASCII)
 
 
-BLANKS = " \t\n\r\f\v"      # ASCII only: a no-break space is not a blank here
+BLANKS = string.whitespace      # ASCII only: a no-break space is not a blank here
 
 
 def check_scheduler(address: str) -> str:

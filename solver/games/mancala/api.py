@@ -218,9 +218,8 @@ def best_move(position: Position | str | None = None, rules: Rules | None = None
     backend = backend or "cython"
     state = to_packed(pos)
     if levels is not None and memory_tables is None:     # levels the search chose itself
-        quick = _proven_best(AlphaBeta(kernel_game(False, backend), QUICK_TRY_TABLE_MB), state,
-                             pos, rules, 0, all_moves, None, QUICK_TRY_NODES, None)
-        if quick.stopped != "max-nodes":     # proven at once (or stopped by Ctrl-C)
+        quick = quick_try(pos, rules, all_moves, backend)
+        if quick is not None:
             return quick
     built_in = None
     if levels is not None:
@@ -388,6 +387,17 @@ AUTOMATIC_MAX_LEVEL = 18
 # (6,5), (5,5)), so a hard search loses only the try.
 QUICK_TRY_NODES = 300_000
 QUICK_TRY_TABLE_MB = 4
+
+
+def quick_try(pos: Position, rules: Rules, all_moves: bool = False, backend: str = "cython"
+              ) -> SearchResult | None:
+    """``best_move(exact=True)``'s answer without tables, if QUICK_TRY_NODES nodes (one thread,
+    a QUICK_TRY_TABLE_MB table) prove it or Ctrl-C stops them (``stopped`` "interrupted");
+    None once they are spent."""
+    engine = AlphaBeta(kernel_game(False, backend), QUICK_TRY_TABLE_MB)
+    found = _proven_best(engine, to_packed(pos), pos, rules, 0, all_moves, None,
+                         QUICK_TRY_NODES, None)
+    return None if found.stopped == "max-nodes" else found
 
 
 def automatic_levels(pos: Position) -> int | None:

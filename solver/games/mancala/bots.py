@@ -76,9 +76,8 @@ class AlphaBetaBot:
         rules = api.Rules(pos.m, 1, pos.capture_empty)
         if api.planned_tables(None, None, pos, rules, exact=True)[1] is None:
             return None
-        quick = api.best_move(pos, exact=True, tables=False, table_mb=api.QUICK_TRY_TABLE_MB,
-                              max_nodes=api.QUICK_TRY_NODES)
-        return quick.move if quick.stopped is None else None
+        quick = api.quick_try(pos, rules)
+        return None if quick is None or quick.stopped is not None else quick.move
 
     def _engine(self, pos: Position):
         from solver.games.mancala import api
