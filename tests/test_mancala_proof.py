@@ -117,6 +117,33 @@ def test_ctrl_c_stops_the_proof_inside_a_slice(monkeypatch):
     assert stopped.lower <= stopped.upper
 
 
+def test_ctrl_c_ignored_by_the_caller_stays_ignored_during_a_proof(monkeypatch):
+    """A command a script starts with ``&`` inherits SIGINT ignored: the proof must not put its
+    own handler in place and stop at a Ctrl-C meant for the script's foreground."""
+    one_endless_slice(monkeypatch)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    solving = threading.Event()
+
+    def press_while_solving():
+        solving.wait()
+        while solving.is_set():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=press_while_solving, daemon=True)
+    thread.start()
+    try:
+        solving.set()
+        stopped = api.solve(api.Rules(6, 5), tables=False, table_mb=16, max_seconds=0.5)
+        solving.clear()
+        thread.join()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        solving.clear()
+        signal.signal(signal.SIGINT, before)
+    assert stopped.stopped == "max-seconds"
+
+
 # --- best --exact: the same proof, of one position ------------------------------------------------
 
 @pytest.mark.parametrize("capture_empty", [True, False])

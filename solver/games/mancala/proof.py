@@ -220,11 +220,13 @@ class _CtrlC:
     """While a proof runs, the first Ctrl-C only raises a flag (an exception raised inside
     Numba's dispatch would not unwind cleanly): the thread waiting on the running slice sees it
     and stops the slice (:func:`_stoppable`); a second Ctrl-C raises KeyboardInterrupt. Outside
-    the main thread, signals stay as they are."""
+    the main thread, and where Ctrl-C is ignored (a command started with ``&`` by a script),
+    signals stay as they are."""
 
     def __enter__(self):
         self.pressed, self.previous = False, None
-        if threading.current_thread() is threading.main_thread():
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             self.previous = signal.signal(signal.SIGINT, self._press)
         return self
 
