@@ -553,8 +553,8 @@ def _tables_verify(args) -> str:
         text = json.dumps(dict(directory=str(report.directory), files=len(report.files),
                                samples=len(report.samples),
                                exact_checks=sum(s.exact is not None for s in report.samples),
-                               mismatches=[vars(m) for m in report.mismatches], ok=report.ok,
-                               gaps=gaps))
+                               mismatches=[vars(m) for m in report.mismatches],
+                               ok=report.ok and not gaps, gaps=gaps))
     else:
         exact = sum(s.exact is not None for s in report.samples)
         text = (f"{report.directory}: {len(report.files)} files, checksums good; "
@@ -566,7 +566,7 @@ def _tables_verify(args) -> str:
         text += "".join(f"\n  GAP {g['pits']} pits {_rule(g['capture_empty'])}: levels "
                         f"{g['levels']}; a search uses levels up to {g['search_uses_up_to']} "
                         "(rebuild to fill the gap)" for g in gaps)
-    if not report.ok:
+    if not report.ok or gaps:
         raise TableMismatch(text)
     return text
 
@@ -576,7 +576,8 @@ def _rule(capture_empty: bool) -> str:
 
 
 class TableMismatch(Exception):
-    """A table entry differs from exact search: the tables are wrong (exit code 1)."""
+    """``tables verify`` found the tables wrong (an entry differs from exact search) or
+    incomplete (a level missing below others, which a search never reaches): exit code 1."""
 
 
 def _tables_probe(args) -> str:
