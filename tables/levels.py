@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import struct
 import time
 from dataclasses import dataclass, field
@@ -260,6 +261,7 @@ def build_levels(max_level: int, directory: Path, family: Family, executor,
     report = BuildReport(directory, family.capture_empty, max_level, family.pits,
                          workers=executor.workers, memory_mb=budget.megabytes)
     meter = Meter(progress, max_level, sum(family.size(level) for level in missing))
+    check_disk_space(directory, family, missing)
     if missing:
         builder.half_tables(family.pits, max(missing))   # once, for every level
     for level in range(1, max_level + 1):
@@ -290,6 +292,49 @@ def build_levels(max_level: int, directory: Path, family: Family, executor,
     report.base_resident_mb = (budget.base or 0) / 2**20
     report.page_drops = budget.drops
     return report
+
+
+def disk_needed(directory: Path, family: Family, missing: list[int]) -> int:
+    """Bytes of disk the levels ``missing`` will take beyond what the folder holds now: each
+    level file, plus the piece files of the level being built, which stay beside it until it
+    is renamed (at most the largest level again, and 1 % for their headers and last blocks;
+    a level smaller than PERSIST_MIN writes none). What an earlier run left (a working file,
+    re-created; its pieces, kept) counts as already there."""
+    if not missing:
+        return 0
+    files = sum(_blocks(family.size(level) + len(header_bytes(level, family, "0" * 64)))
+                for level in missing)
+    largest = max(family.size(level) for level in missing)
+    pieces = _blocks(largest * 101 // 100) if largest >= PERSIST_MIN else 0
+    left = sum(path.stat().st_size for level in missing
+               for path in [work_path(directory, level, family)] if path.exists())
+    left += sum(path.stat().st_size for level in missing
+                for pieces in found_pieces(directory, level, family).values()
+                for _, _, path in pieces)
+    return max(0, files + pieces - left)
+
+
+def _blocks(size: int, block: int = 4096) -> int:
+    """``size`` bytes as a file system stores them: in whole blocks."""
+    return -(-size // block) * block
+
+
+def check_disk_space(directory: Path, family: Family, missing: list[int]) -> None:
+    """Refuse, before any work, a build the disk cannot hold: a large one would otherwise
+    fail hours in, at the level that fills the disk."""
+    needed = disk_needed(directory, family, missing)
+    free = shutil.disk_usage(directory).free
+    if needed <= free:
+        return
+    fits = [top for top in missing
+            if disk_needed(directory, family, [lv for lv in missing if lv <= top]) <= free]
+    advice = f"--max-stones {fits[-1]} would fit" if fits else "no missing level fits"
+    raise TableError(f"levels {missing[0]}..{missing[-1]} need {_amount(needed)} of disk in "
+                     f"{directory}, {_amount(free)} free ({advice})")
+
+
+def _amount(size: int) -> str:
+    return f"{size / 2**30:,.1f} GiB" if size >= 2**30 else f"{size / 2**20:,.1f} MiB"
 
 
 def _build_level(directory, family, level, executor, meter, budget, report) -> None:

@@ -14,9 +14,13 @@ from contextlib import contextmanager
 
 import pytest
 
+import numpy as np
+
 from solver import tables as api
+from tables import levels
+from tables.errors import TableError
 from tables.format import Family
-from tables.levels import found_pieces
+from tables.levels import disk_needed, found_pieces, write_piece
 
 SIX = Family(6, True, 1)
 
@@ -81,13 +85,33 @@ def clean(tmp_path_factory):
 TOP = 11
 
 
-def test_a_disk_that_fills_up_mid_level_leaves_only_trusted_files(tmp_path, clean):
-    # Levels 1..10 take 0.65 MB, the working file of level 11 another 0.7 MB: a 1.7 MB disk
-    # fills up while level 11's pieces are being written.
-    with tmpfs(tmp_path / "small", "1700k") as small:
-        done = solver("tables", "build", "mancala", "--max-stones", TOP, "--dir", small)
-        message = one_line_error(done)
+def fill_up(folder) -> None:
+    """Take every free byte of ``folder``'s file system (a tmpfs: writes fail with ENOSPC)."""
+    with open(folder / "filler", "wb") as filler:
+        try:
+            while True:
+                filler.write(bytes(1 << 16))
+                filler.flush()
+        except OSError:
+            pass
+
+
+def test_a_disk_that_fills_up_mid_level_leaves_only_trusted_files(tmp_path, clean, monkeypatch):
+    # The disk holds the whole build when it starts (so the build is not refused at once);
+    # another program fills it up once level 11's first piece is written.
+    monkeypatch.setattr(levels, "PERSIST_MIN", 1)   # every piece to its file
+
+    def fill_up_in_level_11(progress):
+        if progress.level == TOP and progress.stage == "build" and \
+                not (small / "filler").exists():
+            fill_up(small)
+
+    with tmpfs(tmp_path / "small", "4m") as small:
+        with pytest.raises(TableError) as refused:
+            api.build(TOP, small, progress=fill_up_in_level_11)
+        message = str(refused.value)
         assert "disk is full" in message and "rerun to resume" in message
+        (small / "filler").unlink()
         assert leftovers(small) == []  # no temporary file, no working file
         assert files_of(small) == {name: raw for name, raw in files_of(clean).items()
                                    if f"level-{TOP}" not in name}
@@ -103,13 +127,36 @@ def test_a_disk_that_fills_up_mid_level_leaves_only_trusted_files(tmp_path, clea
     assert api.info(big).leftovers == []
 
 
-def test_a_disk_too_small_for_the_next_level_refuses_it_at_once(tmp_path):
+def test_a_disk_too_small_for_the_build_refuses_it_at_once_and_says_what_fits(tmp_path, clean):
+    # Levels 1..10 take 0.65 MB; level 11 another 0.7 MB, and its pieces as much again while
+    # it is built: 1,000 KB holds levels up to 10 only.
     with tmpfs(tmp_path / "tiny", "1000k") as tiny:
         message = one_line_error(solver("tables", "build", "mancala", "--max-stones", TOP,
                                         "--dir", tiny, every_piece=False))
-        assert "disk is full" in message
-        assert leftovers(tiny) == []
-        assert api.info(tiny).levels(True) == list(range(1, TOP))  # levels 1..10 fit
+        assert f"levels 1..{TOP} need " in message and "--max-stones 10 would fit" in message
+        assert os.listdir(tiny) == [] or leftovers(tiny) == []
+        assert api.info(tiny).levels(True) == []                  # nothing begun
+        done = solver("tables", "build", "mancala", "--max-stones", 10, "--dir", tiny,
+                      every_piece=False)
+        assert done.returncode == 0, done.stderr                    # the advice holds
+    assert f"need {disk_needed(tmp_path, SIX, list(range(1, TOP + 1))) / 2**20:,.1f} MiB " \
+        "of disk" in message
+
+
+def test_the_disk_a_build_needs_counts_what_an_earlier_run_left(tmp_path):
+    missing = [5, 6]
+    small = disk_needed(tmp_path, SIX, missing)     # levels below PERSIST_MIN: no pieces
+    assert 0 < small - SIX.size(5) - SIX.size(6) < 2 * 4096     # headers, last blocks
+    missing = [20, 21]                              # the largest written in pieces meanwhile
+    assert SIX.size(21) >= levels.PERSIST_MIN
+    fresh = disk_needed(tmp_path, SIX, missing)
+    overhead = fresh - SIX.size(20) - 2 * SIX.size(21)
+    assert 0 < overhead < 3 * 4096 + SIX.size(21) // 100        # headers, last blocks
+    values = np.zeros(100, np.int8)
+    write_piece(tmp_path, 21, SIX, 0, 0, values)                # a finished piece of level 21
+    piece = next(iter(found_pieces(tmp_path, 21, SIX).values()))[0][2]
+    assert disk_needed(tmp_path, SIX, missing) == fresh - piece.stat().st_size
+    assert disk_needed(tmp_path, SIX, []) == 0
 
 
 def test_a_read_only_folder_is_refused_in_one_line_and_still_read(tmp_path, clean):
