@@ -16,8 +16,7 @@ import sys
 from solver import games as registry
 from solver.bench import MAX_DEPTH as BENCH_MAX_DEPTH
 from solver.errors import GameAbandoned, InputError, one_line, read_input_file
-from solver.options import (COUNT_MAX, DEFAULT_PLAYERS, MEMORY_TABLES_HELP, MEMORY_TABLES_MAX,
-                            NO_TABLES_HELP, SEED_MAX, TABLE_MB_MAX, THREADS_MAX, Option,
+from solver.options import (COUNT_MAX, DEFAULT_PLAYERS, SEED_MAX, THREADS_MAX, Option,
                             add_options, count, file_name, folder, scheduler, seconds, seed, values,
                             whole)
 from tables.errors import TableError
@@ -314,26 +313,17 @@ def _bench(args) -> str:
 # --- Mancala: solve and perft ---------------------------------------------------------------------
 
 def _solve_command(commands):
+    from solver.games.mancala import PROOF_OPTIONS
     solve = commands.add_parser("solve", help="prove the value of a whole game")
     solve_games = solve.add_subparsers(dest="game", required=True, parser_class=_Parser)
     mancala = solve_games.add_parser("mancala", help="Kalah(m,n) from the start")
-    mancala.add_argument("--pits", type=whole(1, 6, "pits per side"), default=6, metavar="M")
+    mancala.add_argument("--pits", type=whole(1, 6, "pits per side"), default=6, metavar="M",
+                         help="pits per side (default 6)")
     mancala.add_argument("--stones", type=whole(1, 127, "stones per pit"), default=4,
-                         metavar="N")
-    mancala.add_argument("--no-capture-empty", dest="capture_empty", action="store_false")
-    which_tables = mancala.add_mutually_exclusive_group()
-    which_tables.add_argument("--tables", type=folder, metavar="DIR", help="endgame tables "
-                              "(default: the per-user table folder's, if built)")
-    which_tables.add_argument("--no-tables", action="store_true", help=NO_TABLES_HELP)
-    mancala.add_argument("--memory-tables", metavar="N",
-                         type=whole(1, MEMORY_TABLES_MAX, "--memory-tables"),
-                         help=MEMORY_TABLES_HELP)
-    mancala.add_argument("--table-mb", type=whole(1, TABLE_MB_MAX, "--table-mb"), metavar="MB",
-                         help="transposition table size")
-    mancala.add_argument("--max-seconds", type=_seconds_arg, metavar="S", help="stop after "
-                         "about S seconds with the bounds proven so far")
-    mancala.add_argument("--max-nodes", type=_count_arg, metavar="N", help="stop after about "
-                         "N nodes with the bounds proven so far")
+                         metavar="N", help="stones per pit at the start (default 4)")
+    mancala.add_argument("--no-capture-empty", dest="capture_empty", action="store_false",
+                         help="capture only when the opposite pit holds stones")
+    add_options(mancala, PROOF_OPTIONS)
     mancala.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
                          help="prove the openings as tasks on this Dask cluster (workers share "
                          "the table folder)")

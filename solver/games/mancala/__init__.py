@@ -5,10 +5,28 @@ This package re-exports the reference, so ``from solver.games import mancala`` i
 """
 from solver.games.mancala.rules import *  # noqa: F401,F403
 
+import dataclasses
+
 from solver.games import Game
 from solver.games.mancala.rules import INFO, MAX_PITS
-from solver.options import (MEMORY_TABLES_HELP, MEMORY_TABLES_MAX, NO_TABLES_HELP, Option, count,
-                            folder, seconds, seed, whole)
+from solver.options import (MEMORY_TABLES_HELP, MEMORY_TABLES_MAX, NO_TABLES_HELP, TABLE_MB_MAX,
+                            Option, count, folder, seconds, seed, whole)
+
+# The options of a proof, ``best mancala --exact`` and ``solve mancala`` alike.
+PROOF_OPTIONS = (
+    Option("--tables", folder, "endgame tables to probe (default: those in the per-user table "
+           "folder, if built)", metavar="DIR", group="tables"),
+    Option("--no-tables", None, NO_TABLES_HELP, group="tables"),
+    Option("--memory-tables", whole(1, MEMORY_TABLES_MAX, "--memory-tables"), MEMORY_TABLES_HELP,
+           metavar="N"),
+    Option("--table-mb", whole(1, TABLE_MB_MAX, "--table-mb"), "transposition table size "
+           "(default 64; with --depth D 1 to 64 by the depth, with --exact or solve 16 to 1024 by "
+           "the stones in play)", metavar="MB"),
+    Option("--max-seconds", seconds, "stop after about S seconds with the bounds proven so far",
+           metavar="S"),
+    Option("--max-nodes", count, "stop after about N nodes with the bounds proven so far",
+           metavar="N"),
+)
 
 GAME = Game(
     info=INFO,
@@ -37,18 +55,8 @@ GAME = Game(
         Option("--seed", seed, "with --mcts: random seed (default 0)", metavar="S"),
         Option("--all-moves", None, "also give every legal move's value: exact with --exact "
                "(or once the search reaches every game end), else to the same depth"),
-        Option("--tables", folder, "endgame tables to probe (default: those in the per-user "
-               "table folder, with --exact)", metavar="DIR", group="tables"),
-        Option("--no-tables", None, NO_TABLES_HELP, group="tables"),
-        Option("--memory-tables", whole(1, MEMORY_TABLES_MAX, "--memory-tables"),
-               "with --exact: " + MEMORY_TABLES_HELP, metavar="N"),
-        Option("--table-mb", whole(1, 65536, "--table-mb"), "transposition table size (default "
-               "64; with --depth D 1 to 64 by the depth, with --exact 16 to 1024 by the stones in "
-               "play)", metavar="MB"),
-        Option("--max-seconds", seconds, "with --exact: stop after about S seconds with the "
-               "bounds proven so far", metavar="S"),
-        Option("--max-nodes", count, "with --exact: stop after about N nodes with the bounds "
-               "proven so far", metavar="N"),
+        *(dataclasses.replace(option, help="with --exact: " + option.help) if option.flag != "--table-mb"
+          else option for option in PROOF_OPTIONS),
     ),
     position_help="'P1,...,Pm/Pm+1,...,P2m SA-SB X' (default: the start)",
     position_required=False,
