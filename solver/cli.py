@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import string
 import sys
 
 from solver import games as registry
@@ -149,9 +150,12 @@ def _rules_options(args) -> dict:
 
 
 def _position_text(args) -> str | None:
-    """The position argument: notation as given, or a file's text (``-``: standard input) for
-    games whose positions are files."""
+    """The position argument: notation as given, or, for games whose positions are JSON, a
+    file's text (``-``: standard input) or the JSON itself (``"$(solver new funkel)"``: an
+    argument that begins with ``{`` is never a file name here)."""
     if args.position is None or not args.record.position_required:
+        return args.position
+    if args.position.lstrip(string.whitespace).startswith("{"):
         return args.position
     return _read_position_file(args.position)
 

@@ -46,6 +46,13 @@ def test_best_estimates_every_push_with_an_interval(position_file):
     assert out["best"] == funkel.describe(api.best)
 
 
+def test_best_takes_the_position_itself_as_well_as_its_file(position_file):
+    from_file = run_json("best", "funkel", str(position_file), "--samples", "200")
+    inline = run_json("best", "funkel", position_file.read_text(), "--samples", "200")
+    assert inline["moves"] == from_file["moves"] and inline["best"] == from_file["best"]
+    assert_one_line_error(run("best", "funkel", '{"game": "funkel"', "--samples", "20"))
+
+
 def test_best_by_mcts_is_reproducible_for_a_seed(position_file):
     args = ("best", "funkel", str(position_file), "--method", "mcts", "--samples", "800",
             "--seed", "3")

@@ -38,6 +38,14 @@ def test_best_estimates_every_action_like_the_api(position_file, method):
             assert low <= value <= high
 
 
+def test_best_takes_the_view_itself_as_well_as_its_file(position_file):
+    args = ("--iterations", "300", "--seed", "4")
+    from_file = run_json("best", "tunhell", str(position_file), *args)
+    inline = run_json("best", "tunhell", " " + position_file.read_text(), *args)
+    assert inline["moves"] == from_file["moves"] and inline["best"] == from_file["best"]
+    assert_one_line_error(run("best", "tunhell", "{", *args))
+
+
 def test_play_tells_the_game_turn_by_turn_to_its_result():
     turns = run_json("play", "tunhell", "--bots", "greedy,random", "--seed", "3")
     assert turns[-1]["result"] is not None and abs(sum(turns[-1]["result"]) - 1) < 1e-9

@@ -85,7 +85,8 @@ GAME = Game(
         SEED,
     ),
     new_options=(Option("--view", None, "only what the players see"),),
-    position_help="a position file ('-': standard input), as `solver new funkel` prints",
+    position_help="a position file ('-': standard input) or the position itself, as `solver "
+    "new funkel` prints",
     variants=(dict(players=2), dict(players=3, layout="crossing"),
               dict(players=4, hidden_shafts=True)),
     bench_positions="funkel.jsonl",

@@ -72,7 +72,8 @@ GAME = Game(
     ),
     new_options=(Option("--seat", whole(0, 3, "the seat"), "whose view (default 0)",
                         default=0),),
-    position_help="one seat's view as `solver new tunhell` prints ('-': standard input)",
+    position_help="one seat's view as `solver new tunhell` prints: a file ('-': standard "
+    "input) or the view itself",
     variants=(dict(players=2, intro=True), dict(players=2), dict(players=3),
               dict(players=4), dict(players=3, dig_may_stop=True)),
     bench_positions="tunhell.jsonl",
