@@ -82,12 +82,16 @@ class OptionValueError(InputError, argparse.ArgumentTypeError):
 
 
 def whole(low: int, high: int, what: str = "the value") -> Callable[[str], int]:
-    """A whole number in low..high."""
+    """A whole number in low..high. ``what`` may be the flag itself (``--max-stones``), which
+    argparse already puts before the reason: it is then said once."""
     def parse(text: str) -> int:
         try:
             return _whole(text, low, high, what)
         except InputError as error:
-            raise OptionValueError(str(error)) from None
+            reason = str(error)
+            if what.startswith("-"):    # "argument --max-stones: must be 1..48, got 99"
+                reason = reason.removeprefix(f"{what} ")
+            raise OptionValueError(reason) from None
     parse.__name__ = what
     return parse
 
