@@ -309,8 +309,8 @@ def disk_needed(directory: Path, family: Family, missing: list[int]) -> int:
     left = sum(path.stat().st_size for level in missing
                for path in [work_path(directory, level, family)] if path.exists())
     left += sum(path.stat().st_size for level in missing
-                for pieces in found_pieces(directory, level, family).values()
-                for _, _, path in pieces)
+                for bucket in found_pieces(directory, level, family).values()
+                for _, _, path in bucket)
     return max(0, files + pieces - left)
 
 

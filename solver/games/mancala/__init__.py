@@ -28,6 +28,12 @@ PROOF_OPTIONS = (
            metavar="N"),
 )
 
+
+def _with_exact(option: Option) -> Option:
+    """A proof option as ``best`` shows it: it goes with ``--exact`` there."""
+    return dataclasses.replace(option, help="with --exact: " + option.help)
+
+
 GAME = Game(
     info=INFO,
     commands="solver.games.mancala.commands",
@@ -55,8 +61,8 @@ GAME = Game(
         Option("--seed", seed, "with --mcts: random seed (default 0)", metavar="S"),
         Option("--all-moves", None, "also give every legal move's value: exact with --exact "
                "(or once the search reaches every game end), else to the same depth"),
-        *(dataclasses.replace(option, help="with --exact: " + option.help) if option.flag != "--table-mb"
-          else option for option in PROOF_OPTIONS),
+        *(option if option.flag == "--table-mb" else _with_exact(option)
+          for option in PROOF_OPTIONS),
     ),
     position_help="'P1,...,Pm/Pm+1,...,P2m SA-SB X' (default: the start)",
     position_required=False,
