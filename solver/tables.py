@@ -10,8 +10,8 @@ import functools
 from dataclasses import dataclass
 
 from solver.errors import InputError
-from tables.api import (BuildProgress, BuildReport, DirectoryInfo, SearchTables,  # noqa: F401
-                        VerifyReport, default_directory)
+from tables.api import (BuildProgress, BuildReport, DirectoryInfo, Gap,  # noqa: F401
+                        SearchTables, VerifyReport, default_directory)
 from tables import api as _api
 from tables.errors import TableError
 from tables.format import Family

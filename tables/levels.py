@@ -37,8 +37,8 @@ from typing import Callable, Iterator
 
 
 from tables.errors import TableError
-from tables.format import (Family, atomic_file, fsync_directory, header_bytes, level_filename,
-                           open_table, read_header, record_verified)
+from tables.format import (STAMPS, Family, atomic_file, fsync_directory, header_bytes,
+                           level_filename, open_table, read_header, record_verified)
 from tables.lazy import lazy_module
 from tables.mapping import MappedLevels, MemoryBudget
 
@@ -53,6 +53,7 @@ LOCAL_PIECE = 1 << 22          # positions per piece of a local build (4 MiB of 
 # compute again after an interruption, less than its file costs (two fsyncs and an unlink,
 # measured at 5-10 ms each on this machine's shared disk, for 615 pieces up to level 15).
 PERSIST_MIN = 1 << 20
+STAMP_BYTES = 256              # a level file's line in the folder's record of verified files
 _HASH_CHUNK = 1 << 24
 
 
@@ -298,12 +299,17 @@ def disk_needed(directory: Path, family: Family, missing: list[int]) -> int:
     """Bytes of disk the levels ``missing`` will take beyond what the folder holds now: each
     level file, plus the piece files of the level being built, which stay beside it until it
     is renamed (at most the largest level again, and 1 % for their headers and last blocks;
-    a level smaller than PERSIST_MIN writes none). What an earlier run left (a working file,
-    re-created; its pieces, kept) counts as already there."""
+    a level smaller than PERSIST_MIN writes none), and the folder's record of verified files,
+    rewritten after each level through a temporary copy (twice its size, with a line for each
+    level to come). What an earlier run left (a working file, re-created; its pieces, kept)
+    counts as already there."""
     if not missing:
         return 0
     files = sum(_blocks(family.size(level) + len(header_bytes(level, family, "0" * 64)))
                 for level in missing)
+    stamps = directory / STAMPS
+    record = stamps.stat().st_size if stamps.exists() else 0
+    files += 2 * _blocks(record + STAMP_BYTES * len(missing))
     largest = max(family.size(level) for level in missing)
     pieces = _blocks(largest * 101 // 100) if largest >= PERSIST_MIN else 0
     left = sum(path.stat().st_size for level in missing
@@ -329,8 +335,18 @@ def check_disk_space(directory: Path, family: Family, missing: list[int]) -> Non
     fits = [top for top in missing
             if disk_needed(directory, family, [lv for lv in missing if lv <= top]) <= free]
     advice = f"--max-stones {fits[-1]} would fit" if fits else "no missing level fits"
-    raise TableError(f"levels {missing[0]}..{missing[-1]} need {_amount(needed)} of disk in "
-                     f"{directory}, {_amount(free)} free ({advice})")
+    raise TableError(f"{_levels_named(missing)} need{'s' if len(missing) == 1 else ''} "
+                     f"{_amount(needed)} of disk in {directory}, {_amount(free)} free ({advice})")
+
+
+def _levels_named(levels: list[int]) -> str:
+    """``level 13``, ``levels 9..40``, ``levels 5, 9..40``."""
+    spans, start = [], levels[0]
+    for previous, level in zip(levels, levels[1:] + [None]):
+        if level != previous + 1:
+            spans.append(f"{start}" if start == previous else f"{start}..{previous}")
+            start = level
+    return ("level " if len(levels) == 1 else "levels ") + ", ".join(spans)
 
 
 def _amount(size: int) -> str:

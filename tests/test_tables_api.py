@@ -231,9 +231,10 @@ def test_verify_samples_only_boards_whose_levels_start_at_one(built, tmp_path):
     assert len(report.samples) == 10 and not any(s.capture_empty for s in report.samples)
     assert all(s.table == s.search for s in report.samples)
     (tmp_path / level_filename(1, False)).unlink()
-    with pytest.raises(TableError, match="can be sampled: level 1 is missing"):
-        api.verify(tmp_path, sample=3, seed=1)
-    assert api.verify(tmp_path).ok                    # the files themselves are sound
+    report = api.verify(tmp_path, sample=3, seed=1)   # no level to sample: both rules' gaps
+    assert report.samples == [] and not report.mismatches and not report.ok
+    assert [(g.capture_empty, g.levels[0], g.search_uses_up_to) for g in report.gaps] == \
+        [(False, 2, 0), (True, 2, 0)]
 
 
 def test_verify_refuses_a_damaged_file(built, tmp_path):
