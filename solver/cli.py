@@ -155,9 +155,14 @@ def _position_text(args) -> str | None:
     argument that begins with ``{`` is never a file name here)."""
     if args.position is None or not args.record.position_required:
         return args.position
-    if args.position.lstrip(string.whitespace).startswith("{"):
+    if args.position.lstrip(JSON_BLANKS).startswith("{"):
         return args.position
+    if not args.position.strip(string.whitespace):
+        raise InputError("the position is empty: give its file, '-' or the position itself")
     return _read_position_file(args.position)
+
+
+JSON_BLANKS = " \t\n\r"     # what JSON allows before a value (not a form feed or a vertical tab)
 
 
 def _read_position_file(path: str) -> str:

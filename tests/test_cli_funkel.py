@@ -98,6 +98,17 @@ def test_a_field_error_names_the_field(tmp_path, position_file):
     assert "hands" in done.stderr
 
 
+def test_an_unknown_field_is_named_once_and_an_empty_position_is_refused(position_file):
+    doc = json.loads(position_file.read_text())
+    done = run("best", "funkel", json.dumps(dict(doc, extra=1)), "--samples", "20")
+    assert_one_line_error(done)
+    assert "funkel position, field 'extra': is not a known field" in done.stderr
+    for empty in ("", "  "):
+        done = run("best", "funkel", empty, "--samples", "20")
+        assert_one_line_error(done)
+        assert "the position is empty" in done.stderr
+
+
 # --- damaged files (issue 9): each gets one line naming what is wrong -----------------------------
 
 def write_damaged(directory, position_file, damage) -> str:

@@ -936,6 +936,12 @@ def test_bad_positions_are_refused_naming_the_field(text, field):
     assert field in str(err.value)
 
 
+def test_a_field_missing_from_the_position_itself_names_the_position_once():
+    with pytest.raises(InputError) as err:
+        from_json(start_position_doc(center=DELETE))
+    assert str(err.value) == "tunhell position: missing field(s) center"
+
+
 def test_a_consistent_but_impossible_hidden_count_is_refused():
     doc = start_position_doc(seats__1__hidden=3)
     with pytest.raises(InputError, match="hidden"):

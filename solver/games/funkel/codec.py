@@ -139,8 +139,8 @@ def _check_fields(obj: dict, fields: tuple[str, ...], where: str) -> None:
     for f in fields:
         _expect(f in obj, f if where == "position" else f"{where}.{f}", "is missing")
     for f in obj:
-        _expect(f in fields, _shown(f if where == "position" else f"{where}.{f}"),
-                "is not a known field")
+        _expect(f in fields, f if where == "position" else f"{where}.{f}",
+                "is not a known field")   # a huge name is cut by InputError's one line
 
 
 def _int(value, field: str, low: int, high: int) -> int:

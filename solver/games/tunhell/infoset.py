@@ -278,8 +278,9 @@ def _sample_mines(info: InfoSet, pools: dict[Deck, list[int]], rng: random.Rando
 # --- checking what a position claims -------------------------------------------------------------
 
 def _expect(ok: bool, field_name: str, why: str) -> None:
-    if not ok:
-        raise InputError(f"tunhell position: {field_name}: {why}")
+    if not ok:      # the document itself is "position": said once
+        where = "" if field_name == "position" else f" {field_name}:"
+        raise InputError(f"tunhell position:{where} {why}")
 
 
 def _deck_is(cards, deck: Deck, field_name: str) -> None:
