@@ -153,6 +153,17 @@ def build(max_stones: int, directory=None, family: Family = DEFAULT_FAMILY, work
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise TableError(f"cannot create table directory {directory}: {error.strerror}") from None
+    if not os.access(directory, os.W_OK) and all(
+            (directory / level_filename(level, family)).exists()
+            for level in range(1, max_level + 1)):
+        # A read-only folder (a shared copy, a mounted image) that holds every level: each is
+        # verified, as in any build; nothing is to be written, so no lock is taken.
+        try:
+            with LocalExecutor(workers) as executor:
+                return build_levels(max_level, directory, family, executor, budget, progress)
+        except OSError as error:
+            raise TableError(f"cannot check the tables in {directory}: "
+                             f"{error.strerror or error}") from None
     with _build_lock(directory, family):
         check_writable(directory)
         try:

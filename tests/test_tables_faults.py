@@ -5,6 +5,7 @@ recovered; no partial file is ever trusted: the rerun's files equal an uninterru
 
 The full disk and the read-only folder are real: small tmpfs mounts (the tests need root to
 mount them and are skipped without it)."""
+import json
 import os
 import signal
 import subprocess
@@ -173,6 +174,14 @@ def test_a_read_only_folder_is_refused_in_one_line_and_still_read(tmp_path, clea
         assert api.verify(folder, sample=5, seed=1).ok
         assert api.probe("1,0,0,0,0,0/1,0,0,0,0,0 0-0 A", folder).value == 0
         assert api.load_for_search(folder).max_level == TOP
+        # A build it already holds is checked and reported, as anywhere; one more level is not.
+        done = solver("tables", "build", "mancala", "--max-stones", TOP, "--dir", folder,
+                      "--json", every_piece=False)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["loaded"] == list(range(1, TOP + 1))
+        message = one_line_error(solver("tables", "build", "mancala", "--max-stones", TOP + 1,
+                                        "--dir", folder))
+        assert "cannot write in table directory" in message
 
 
 HOLDER = textwrap.dedent("""
