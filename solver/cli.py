@@ -502,6 +502,7 @@ def _tables_build(args) -> str:
 
 def _tables_info(args) -> str:
     from solver import tables
+    from tables.levels import level_spans
     found = tables.info(args.dir, args.pits)
     if args.json:
         return json.dumps(dict(directory=str(found.directory), files=[
@@ -516,25 +517,17 @@ def _tables_info(args) -> str:
                 size = sum(f.bytes for f in found.files
                            if f.capture_empty == rule and f.pits == pits)
                 lines.append(f"  {pits} pits  {_rule(rule):<17} levels "
-                             f"{_ranges(levels)}  {size / 2**20:,.1f} MiB")
+                             f"{level_spans(levels)}  {size / 2**20:,.1f} MiB")
     lines += [f"  unusable: {f.path.name}: {f.problem}" for f in found.files if f.problem]
     lines += [f"  leftover of an interrupted build: {p.name}" for p in found.leftovers]
     return "\n".join(lines)
 
 
-def _ranges(levels: list[int]) -> str:
-    spans, start = [], levels[0]
-    for previous, level in zip(levels, levels[1:] + [None]):
-        if level != previous + 1:
-            spans.append(f"{start}" if start == previous else f"{start}-{previous}")
-            start = level
-    return ", ".join(spans)
-
-
 def _tables_verify(args) -> str:
     from solver import tables
+    from tables.levels import level_spans
     report = tables.verify(args.dir, args.sample, args.seed, args.pits)
-    gaps = [dict(pits=g.pits, capture_empty=g.capture_empty, levels=_ranges(g.levels),
+    gaps = [dict(pits=g.pits, capture_empty=g.capture_empty, levels=level_spans(g.levels),
                  search_uses_up_to=g.search_uses_up_to) for g in report.gaps]
     if args.json:
         text = json.dumps(dict(directory=str(report.directory), files=len(report.files),

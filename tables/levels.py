@@ -341,12 +341,17 @@ def check_disk_space(directory: Path, family: Family, missing: list[int]) -> Non
 
 def _levels_named(levels: list[int]) -> str:
     """``level 13``, ``levels 9..40``, ``levels 5, 9..40``."""
+    return ("level " if len(levels) == 1 else "levels ") + level_spans(levels, "..")
+
+
+def level_spans(levels: list[int], dash: str = "-") -> str:
+    """Sorted levels as runs: ``1-4, 6-8`` (``1..4, 6..8`` with ``dash`` "..")."""
     spans, start = [], levels[0]
     for previous, level in zip(levels, levels[1:] + [None]):
         if level != previous + 1:
-            spans.append(f"{start}" if start == previous else f"{start}..{previous}")
+            spans.append(f"{start}" if start == previous else f"{start}{dash}{previous}")
             start = level
-    return ("level " if len(levels) == 1 else "levels ") + ", ".join(spans)
+    return ", ".join(spans)
 
 
 def _amount(size: int) -> str:
