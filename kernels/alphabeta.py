@@ -55,7 +55,8 @@ from kernels._jit import fn, kernel
 # The constants, stats slots and layouts live in a module that needs no Numba (the driver and the
 # Cython kernel read them too); re-exported here, so ``kernels.alphabeta.NODES`` still works.
 from kernels.alphabeta_layout import (  # noqa: F401
-    ABORTED, ABORTED_MOVE, BOUND_BIAS, BUCKET, ETC_CUTOFFS, ETC_MIN_SWING, ETC_SWING, EXACT, EXPANDED,
+    ABORTED, ABORTED_MOVE, BIG_GAIN, BOUND_BIAS, BUCKET, ETC_CUTOFFS, ETC_MIN_SWING, ETC_SWING, EXACT,
+    EXPANDED,
     HEURISTIC_BIT, HEURISTIC_LEAVES, HISTORY, HISTORY_LIMIT, IN_USE_BIT, INFINITY, MAX_PLY,
     MAX_PLY_SEEN, NO_ENTRY, NO_ETC, NO_LOWER, NO_MOVE, NO_ORDERING, NO_TABLE, NO_UPPER,
     NODE_LIMIT, NODES, OPTIONS, PEEK_MARGIN, PROBE_MAX, ROOT_MOVE, STATS, STATS_SIZE, TABLE_HITS,
@@ -365,8 +366,9 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
         stats[HEURISTIC_LEAVES] += 1
         return evaluate(state)
 
-    # Step 3. Expand, and order the moves: the TT move, then moves that keep the turn (nearest
-    # the goal first: they leave the others playable), then by what they bank, then history.
+    # Step 3. Expand, and order the moves: the TT move, then moves that bank at least BIG_GAIN,
+    # then moves that keep the turn (nearest the goal first: they leave the others playable),
+    # then by what they bank, then history.
     row = work[ply]
     count = expand(state, row)
     if count == 0:
@@ -379,7 +381,10 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
         if info & EXTRA_TURN:
             order = (1 << 40) + (move << 32)
         else:
-            order = ((info >> GAIN_SHIFT) - GAIN_BIAS + 1024) << 24
+            gain = (info >> GAIN_SHIFT) - GAIN_BIAS
+            order = (gain + 1024) << 24
+            if gain >= BIG_GAIN:
+                order += 1 << 41
         order += history[HISTORY + move]
         if move == tt_move:
             order = 1 << 50

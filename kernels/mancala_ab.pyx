@@ -11,7 +11,7 @@ function pointers.
 
 The same algorithm, step for step, not a look-alike: the same transposition table (uint64[n, 4]
 in two-entry buckets, the hash ``mix``, the data word and the replacement rule drawn in
-kernels/alphabeta.py), the same move ordering (TT move, extra turns, gains, history counters),
+kernels/alphabeta.py), the same move ordering (TT move, big gains, extra turns, gains, history),
 the same enhanced-transposition-cutoff rule, the same stats slots and workspace (row ``ply`` its
 expansion and BUCKET block, row MAX_PLY the history and stats). For any position, depth and table
 size it returns the same value and root move, counts the same nodes, TT hits and heuristic
@@ -81,6 +81,7 @@ cdef enum:
     HISTORY_LIMIT = 4194304
     TT_MIN_SWING = 4
     PEEK_MARGIN = 8
+    BIG_GAIN = 5
     NODES = 0
     NODE_LIMIT = 1
     ABORTED = 2
@@ -128,7 +129,7 @@ COMPILED_CONSTANTS = dict(
     GAIN_SHIFT=GAIN_SHIFT, GAIN_BIAS=GAIN_BIAS, MOVE=MOVE, ORDER=ORDER, INFO=INFO, CHILD0=CHILD0,
     CHILD1=CHILD1, EXPANSION_WIDTH=EXPANSION_WIDTH, EXACT=EXACT, MAX_PLY=MAX_PLY,
     INFINITY=INFINITE, HISTORY_LIMIT=HISTORY_LIMIT, TT_MIN_SWING=TT_MIN_SWING,
-    PEEK_MARGIN=PEEK_MARGIN, NODES=NODES,
+    PEEK_MARGIN=PEEK_MARGIN, BIG_GAIN=BIG_GAIN, NODES=NODES,
     NODE_LIMIT=NODE_LIMIT, ABORTED=ABORTED, MAX_PLY_SEEN=MAX_PLY_SEEN, TT_HITS=TT_HITS,
     ROOT_MOVE=ROOT_MOVE, HEURISTIC_LEAVES=HEURISTIC_LEAVES, OPTIONS=OPTIONS,
     TABLE_HITS=TABLE_HITS, PROBE_MAX=PROBE_MAX, ETC_CUTOFFS=ETC_CUTOFFS, ETC_SWING=ETC_SWING,
@@ -608,7 +609,7 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     cdef int64_t heuristic_before, fixed, spread, slot, tt_move, lower_field, upper_field
     cdef int64_t lower, upper, count, i, move, info, order, child_bucket, refuted, guessed, probed
     cdef int64_t original_alpha, best, best_move, next_depth, nodes_before, value, work_done
-    cdef int64_t next_child, next_waiting, waiting
+    cdef int64_t next_child, next_waiting, waiting, gain
     cdef int64_t deferred[MAX_PITS]
     cdef uint64_t tag
     cdef uint64_t word0, word1, data
@@ -673,8 +674,9 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
         stats[HEURISTIC_LEAVES] += 1
         return store_difference(state)
 
-    # Step 3. Expand, and order the moves: the TT move, then moves that keep the turn (nearest
-    # the goal first), then by what they bank, then history.
+    # Step 3. Expand, and order the moves: the TT move, then moves that bank at least BIG_GAIN,
+    # then moves that keep the turn (nearest the goal first), then by what they bank, then
+    # history.
     row = c.work + ROW_WIDTH * ply
     count = expand(state, row)
     if count == 0:
@@ -686,7 +688,10 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
         if info & EXTRA_TURN:
             order = ((<int64_t>1) << 40) + (move << 32)
         else:
-            order = ((info >> GAIN_SHIFT) - GAIN_BIAS + 1024) << 24
+            gain = (info >> GAIN_SHIFT) - GAIN_BIAS
+            order = (gain + 1024) << 24
+            if gain >= BIG_GAIN:
+                order += (<int64_t>1) << 41
         order += c.history[move]
         if move == tt_move:
             order = (<int64_t>1) << 50

@@ -158,6 +158,23 @@ def test_the_game_functions_give_what_kernels_mancala_gives(rng, m, n, capture_e
             assert cython_ab.game_play(state, int(lane)) == numba_game.play(state, int(lane))
 
 
+# --- the move order, on both kernels ------------------------------------------------------------
+
+@pytest.mark.parametrize("facing, order", [
+    (8, [1, 6, 4]),     # pit 1 captures 8 + 1 (BIG_GAIN or more): before the extra turn of pit 6
+    (3, [6, 1, 4]),     # a capture of 3 + 1 comes after it, by what it banks
+])
+def test_moves_are_tried_big_gains_then_extra_turns_then_by_what_they_bank(facing, order):
+    assert layout.BIG_GAIN == 5
+    pos = reference.from_text(f"1,0,0,2,0,1/1,0,0,0,{facing},0 0-0 A")    # pit 11 faces pit 2
+    state = api.to_packed(pos)
+    twins = Twins(4096)
+    twins.assert_same(twins.search(state, 1), describe(pos))
+    for _, work in (twins.numba, twins.cython):     # the root's row, as the search sorted it
+        lanes = work[0, contract.MOVE:contract.MOVE + 3]
+        assert [api.move_of(int(lane), 0, 6) for lane in lanes] == order
+
+
 # --- the search, kernel against kernel -----------------------------------------------------------
 
 @pytest.mark.parametrize("m,n", BOARDS)
