@@ -62,7 +62,7 @@ from kernels.alphabeta_layout import (  # noqa: F401
     NODE_LIMIT, NODES, OPTIONS, PEEK_MARGIN, PROBE_MAX, ROOT_MOVE, STATS, STATS_SIZE, TABLE_HITS,
     TABLE_OFFSETS, TT_HITS, TT_MIN_SWING, WORK_SHAPE, new_table, new_workspace, stats_of)
 from kernels.contract import (CHILD0, CHILD1, EXPANSION_WIDTH, EXTRA_TURN, GAIN_BIAS, GAIN_SHIFT,
-                              GAME_OVER, INFO, MAX_MOVES, MOVE, ORDER)
+                              GAME_OVER, HINT_MASK, HINT_SHIFT, INFO, MAX_MOVES, MOVE, ORDER)
 
 STATE = types.UniTuple(types.uint64, 2)
 
@@ -368,7 +368,7 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
 
     # Step 3. Expand, and order the moves: the TT move, then moves that bank at least BIG_GAIN,
     # then moves that keep the turn (nearest the goal first: they leave the others playable),
-    # then by what they bank, then history.
+    # then by what they bank, then the game's hint (kernels/contract.py), then history.
     row = work[ply]
     count = expand(state, row)
     if count == 0:
@@ -382,7 +382,7 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
             order = (1 << 40) + (move << 32)
         else:
             gain = (info >> GAIN_SHIFT) - GAIN_BIAS
-            order = (gain + 1024) << 24
+            order = ((gain + 1024) << 24) + (((info >> HINT_SHIFT) & HINT_MASK) << 19)
             if gain >= BIG_GAIN:
                 order += 1 << 41
         order += history[HISTORY + move]

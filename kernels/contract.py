@@ -7,6 +7,9 @@ A game kernel's ``play(state, move) -> (next_state, info)`` reports in ``info``:
     bit 2  GAME_OVER   the move ended the game
     bits 8..           GAIN_BIAS + what the move banks for the mover (a move-ordering hint)
 
+and ``expand`` (below) may add, in bits 3..7 (HINT_SHIFT, HINT_MASK), the game's own tie-break
+between moves that keep no turn and bank the same: higher is tried first (0: none).
+
 ``expand(state, row) -> count`` plays every legal move at once (one call per node instead of
 one per move) and writes, for the i-th legal move, into an int64 row of EXPANSION_WIDTH::
 
@@ -23,6 +26,8 @@ CAPTURE = 2
 GAME_OVER = 4
 GAIN_SHIFT = 8
 GAIN_BIAS = 256
+HINT_SHIFT = 3
+HINT_MASK = 31
 
 MOVE, ORDER, INFO, CHILD0, CHILD1 = (block * MAX_MOVES for block in range(5))
 EXPANSION_WIDTH = 5 * MAX_MOVES

@@ -34,7 +34,7 @@ from kernels._jit import kernel
 # the last stone captured; GAME_OVER: the move ended the game (and swept the pits); above
 # GAIN_SHIFT: GAIN_BIAS + the mover's store gain minus the opponent's.
 from kernels.contract import (CAPTURE, CHILD0, CHILD1, EXTRA_TURN, GAIN_BIAS,  # noqa: F401
-                              GAIN_SHIFT, GAME_OVER, INFO, MOVE)
+                              GAIN_SHIFT, GAME_OVER, HINT_MASK, HINT_SHIFT, INFO, MOVE)
 # The layout constants, the sowing tables and plain-Python packing live in a module that needs
 # no Numba (the codecs and the Cython alpha-beta read them too); re-exported here.
 from kernels.mancala_layout import (CAPTURE_EMPTY_BIT, CONFIG_MASK, CONFIG_SHIFT,  # noqa: F401
@@ -153,16 +153,23 @@ def score(state):
 @kernel(types.int64(STATE, types.int64[::1]))
 def expand(state, row):
     """Play every legal move; write moves, info and children into ``row`` (kernels/contract.py
-    layout). Returns how many; 0 once the game is over."""
+    layout). Returns how many; 0 once the game is over. The order hint: with captures from an
+    empty opposite pit, the fewer stones a pit sows the sooner it is tried (a small sowing
+    feeds the opponent nothing; benches/README.md, twenty-seventh session: 7-47 % fewer nodes
+    in exact proofs; under the other rule it cost 1-4 %, so none there)."""
     mover = state[0]
     m = pits_of(mover)
     mask = PIT_MASK[m]
     if (mover & mask) == 0 or (state[1] & mask) == 0:
         return 0
+    hinted = (mover & CAPTURE_EMPTY_BIT) != 0
     count = 0
     for lane in range(m):
-        if (mover >> np.uint64(8 * lane)) & _BYTE:
+        stones = (mover >> np.uint64(8 * lane)) & _BYTE
+        if stones:
             child, info = play(state, lane)
+            if hinted:
+                info |= (HINT_MASK - min(np.int64(stones), HINT_MASK)) << HINT_SHIFT
             row[MOVE + count] = lane
             row[INFO + count] = info
             row[CHILD0 + count] = np.int64(child[0])

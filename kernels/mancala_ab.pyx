@@ -68,6 +68,8 @@ cdef enum:
     GAME_OVER = 4
     GAIN_SHIFT = 8
     GAIN_BIAS = 256
+    HINT_SHIFT = 3
+    HINT_MASK = 31
     MOVE = 0
     ORDER = 64
     INFO = 128
@@ -126,7 +128,8 @@ cdef enum:
 
 COMPILED_CONSTANTS = dict(
     MAX_MOVES=MAX_MOVES, EXTRA_TURN=EXTRA_TURN, CAPTURE=CAPTURE, GAME_OVER=GAME_OVER,
-    GAIN_SHIFT=GAIN_SHIFT, GAIN_BIAS=GAIN_BIAS, MOVE=MOVE, ORDER=ORDER, INFO=INFO, CHILD0=CHILD0,
+    GAIN_SHIFT=GAIN_SHIFT, GAIN_BIAS=GAIN_BIAS, HINT_SHIFT=HINT_SHIFT, HINT_MASK=HINT_MASK,
+    MOVE=MOVE, ORDER=ORDER, INFO=INFO, CHILD0=CHILD0,
     CHILD1=CHILD1, EXPANSION_WIDTH=EXPANSION_WIDTH, EXACT=EXACT, MAX_PLY=MAX_PLY,
     INFINITY=INFINITE, HISTORY_LIMIT=HISTORY_LIMIT, TT_MIN_SWING=TT_MIN_SWING,
     PEEK_MARGIN=PEEK_MARGIN, BIG_GAIN=BIG_GAIN, NODES=NODES,
@@ -286,14 +289,18 @@ cdef inline int64_t play(State s, int64_t lane, State* out) noexcept nogil:
 
 cdef int64_t expand(State s, int64_t* row) noexcept nogil:
     """kernels.mancala.expand: every legal move into ``row`` (kernels/contract.py layout)."""
-    cdef int64_t m = pits_of(s.mover), count = 0, lane, info
+    cdef int64_t m = pits_of(s.mover), count = 0, lane, info, stones
     cdef uint64_t mask = PIT_MASK[m]
+    cdef bint hinted = (s.mover & CAPTURE_EMPTY) != 0
     cdef State child
     if (s.mover & mask) == 0 or (s.other & mask) == 0:
         return 0
     for lane in range(m):
-        if (s.mover >> (8 * lane)) & 0xFF:
+        stones = <int64_t>((s.mover >> (8 * lane)) & 0xFF)
+        if stones:
             info = play(s, lane, &child)
+            if hinted:  # kernels.mancala.expand's order hint
+                info |= (HINT_MASK - (stones if stones < HINT_MASK else HINT_MASK)) << HINT_SHIFT
             row[MOVE + count] = lane
             row[INFO + count] = info
             row[CHILD0 + count] = <int64_t>child.mover
@@ -675,8 +682,8 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
         return store_difference(state)
 
     # Step 3. Expand, and order the moves: the TT move, then moves that bank at least BIG_GAIN,
-    # then moves that keep the turn (nearest the goal first), then by what they bank, then
-    # history.
+    # then moves that keep the turn (nearest the goal first), then by what they bank, then the
+    # order hint expand() gave, then history.
     row = c.work + ROW_WIDTH * ply
     count = expand(state, row)
     if count == 0:
@@ -689,7 +696,7 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
             order = ((<int64_t>1) << 40) + (move << 32)
         else:
             gain = (info >> GAIN_SHIFT) - GAIN_BIAS
-            order = (gain + 1024) << 24
+            order = ((gain + 1024) << 24) + (((info >> HINT_SHIFT) & HINT_MASK) << 19)
             if gain >= BIG_GAIN:
                 order += (<int64_t>1) << 41
         order += c.history[move]
