@@ -175,6 +175,21 @@ def test_moves_are_tried_big_gains_then_extra_turns_then_by_what_they_bank(facin
         assert [api.move_of(int(lane), 0, 6) for lane in lanes] == order
 
 
+@pytest.mark.parametrize("capture_empty, order", [
+    (True, [5, 4, 2, 1]),   # after the capture, the moves that bank nothing: fewest stones first
+    (False, [5, 1, 2, 4]),  # no hint under this rule: pit order (history is still empty)
+])
+def test_moves_that_bank_the_same_are_tried_by_the_game_s_hint(capture_empty, order):
+    pos = replace(reference.from_text("4,2,0,1,1,0/1,1,1,1,1,1 0-0 A"),
+                  capture_empty=capture_empty)
+    state = api.to_packed(pos)
+    twins = Twins(4096)
+    twins.assert_same(twins.search(state, 1), describe(pos))
+    for _, work in (twins.numba, twins.cython):
+        lanes = work[0, contract.MOVE:contract.MOVE + 4]
+        assert [api.move_of(int(lane), 0, 6) for lane in lanes] == order
+
+
 # --- the search, kernel against kernel -----------------------------------------------------------
 
 @pytest.mark.parametrize("m,n", BOARDS)
