@@ -155,8 +155,9 @@ def expand(state, row):
     """Play every legal move; write moves, info and children into ``row`` (kernels/contract.py
     layout). Returns how many; 0 once the game is over. The order hint: with captures from an
     empty opposite pit, the fewer stones a pit sows the sooner it is tried (a small sowing
-    feeds the opponent nothing; benches/README.md, twenty-seventh session: 7-47 % fewer nodes
-    in exact proofs; under the other rule it cost 1-4 %, so none there)."""
+    feeds the opponent nothing; benches/README.md, twenty-seventh session: exact proofs took
+    9 % fewer nodes from Kalah(6,4)'s start and 21 % fewer over 80 positions from play; under
+    the other rule it cost 1-4 %, so none there)."""
     mover = state[0]
     m = pits_of(mover)
     mask = PIT_MASK[m]
