@@ -18,8 +18,7 @@ from solver import games as registry
 from solver.bench import MAX_DEPTH as BENCH_MAX_DEPTH
 from solver.errors import GameAbandoned, InputError, one_line, read_input_file
 from solver.options import (COUNT_MAX, DEFAULT_PLAYERS, SEED_MAX, THREADS_MAX, Option,
-                            add_options, count, file_name, folder, scheduler, seconds, seed, values,
-                            whole)
+                            add_options, count, file_name, folder, scheduler, seed, values, whole)
 from tables.errors import TableError
 from tables.index import MAX_LEVEL, SAMPLE_MAX
 
@@ -342,21 +341,6 @@ def _solve_command(commands):
                          help="threads sharing the table (default 1)")
     mancala.add_argument("--json", action="store_true", help="print one JSON object")
     mancala.set_defaults(run=_solve_mancala)
-
-
-def _seconds_arg(text):
-    return _argparse_checked(seconds, text)
-
-
-def _count_arg(text):
-    return _argparse_checked(count, text)
-
-
-def _argparse_checked(parse, text):
-    try:
-        return parse(text)
-    except InputError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _perft_command(commands):
