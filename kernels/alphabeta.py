@@ -261,6 +261,22 @@ def _etc_cutoff(row, count, depth, beta, bounds, mask0, mask1, tt):
     return np.int64(-INFINITY), np.int64(0)
 
 
+@kernel(types.int64(types.int64[::1], types.int64, types.int64, fn(GAME["bounds"])))
+def _floor_cutoff(row, count, beta, bounds):
+    """The best of the children's guaranteed values (each child's ``bounds``: banked - swing
+    for a child that keeps the turn, -(banked + swing) for one turned round), if it reaches
+    ``beta``; -INFINITY if it does not. Sound for any game whose bounds hold; for Mancala a
+    move banking g stones guarantees banked - swing + 2 g (benches/README.md: 8 % fewer nodes
+    on Kalah(6,4), 10 % under no-capture-empty)."""
+    floor = np.int64(-INFINITY)
+    for i in range(count):
+        fixed, swing = bounds((np.uint64(row[CHILD0 + i]), np.uint64(row[CHILD1 + i])))
+        value = fixed - swing if row[INFO + i] & EXTRA_TURN else -(fixed + swing)
+        if value > floor:
+            floor = value
+    return floor if floor >= beta else np.int64(-INFINITY)
+
+
 @kernel(types.UniTuple(types.int64, 2)(types.int64[::1], types.int64, types.int64,
                                        fn(GAME["bounds"]), fn(GAME["score"]),
                                        fn(GAME["probe"]), types.int64, types.int8[::1],
@@ -395,7 +411,13 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
                                      np.uint64(row[CHILD1 + i]) & mask1, tt)
             prefetch_row(tt, child_bucket)
             row[BUCKET + i] = child_bucket
-    # Step 3a. Peek (with endgame tables, a few stones above them, not at the root): a finished
+    # Step 3a. The children's floor (not at the root): what a move already banks (a big
+    # capture, a game it ends) can settle the node before any child is searched.
+    if ply > 0:
+        refuted = _floor_cutoff(row, count, beta, bounds)
+        if refuted > -INFINITY:
+            return refuted
+    # Step 3b. Peek (with endgame tables, a few stones above them, not at the root): a finished
     # game or a child the tables value that already refutes this window settles the node.
     if ply > 0 and stats[PROBE_MAX] >= 0 and spread <= stats[PROBE_MAX] + PEEK_MARGIN:
         peeked, probed = _peek_cutoff(row, count, beta, bounds, score, probe, stats[PROBE_MAX],
@@ -403,7 +425,7 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
         if peeked > -INFINITY:
             stats[TABLE_HITS] += probed
             return peeked
-    # Step 3b. Enhanced transposition cutoff: a child whose stored bound already refutes this
+    # Step 3c. Enhanced transposition cutoff: a child whose stored bound already refutes this
     # window (value >= beta) settles the node without searching anything. Done after every
     # child's bucket was prefetched, so the loads overlap, and only where the subtree is worth
     # it (spread > stats ETC_SWING) and not at the root (the root must name its move).

@@ -575,6 +575,21 @@ cdef int64_t etc_cutoff(Context* c, int64_t* row, int64_t count, int64_t depth, 
     return -INFINITE
 
 
+cdef int64_t floor_cutoff(int64_t* row, int64_t count, int64_t beta) noexcept nogil:
+    """kernels.alphabeta._floor_cutoff: the best of the children's guaranteed values (each one's
+    bounds, from this node's side), if it reaches ``beta``; -INFINITY if it does not."""
+    cdef int64_t i, fixed, swing, value, floor = -INFINITE
+    cdef State child
+    for i in range(count):
+        child.mover = <uint64_t>row[CHILD0 + i]
+        child.other = <uint64_t>row[CHILD1 + i]
+        fixed = bounds(child, &swing)
+        value = fixed - swing if row[INFO + i] & EXTRA_TURN else -(fixed + swing)
+        if value > floor:
+            floor = value
+    return floor if floor >= beta else -INFINITE
+
+
 cdef int64_t peek_cutoff(Context* c, int64_t* row, int64_t count, int64_t beta,
                          int64_t* probed) noexcept nogil:
     """kernels.alphabeta._peek_cutoff: the value of the first child whose exact value, known
@@ -709,13 +724,18 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
                                      (<uint64_t>row[CHILD1 + i]) & c.mask1)
             prefetch(c.tt + 4 * child_bucket)
             row[BUCKET + i] = child_bucket
-    # Step 3a. Peek (with endgame tables, a few stones above them, not at the root).
+    # Step 3a. The children's floor (not at the root): what some move already guarantees.
+    if ply > 0:
+        refuted = floor_cutoff(row, count, beta)
+        if refuted > -INFINITE:
+            return refuted
+    # Step 3b. Peek (with endgame tables, a few stones above them, not at the root).
     if ply > 0 and stats[PROBE_MAX] >= 0 and spread <= stats[PROBE_MAX] + PEEK_MARGIN:
         refuted = peek_cutoff(c, row, count, beta, &probed)
         if refuted > -INFINITE:
             stats[TABLE_HITS] += probed
             return refuted
-    # Step 3b. Enhanced transposition cutoff (not at the root, only where the swing is large).
+    # Step 3c. Enhanced transposition cutoff (not at the root, only where the swing is large).
     if use_tt and ply > 0 and spread > stats[ETC_SWING] and not stats[OPTIONS] & NO_ETC:
         refuted = etc_cutoff(c, row, count, depth, beta, &guessed)
         if refuted > -INFINITE:

@@ -369,6 +369,23 @@ def test_searches_that_probe_endgame_tables_stay_the_same(rng, small_tables):
     assert hits > 0
 
 
+def test_a_capture_that_banks_enough_settles_a_node_before_any_child_is_searched():
+    """Below the root, a move's guaranteed value (what it banks, and the stones left to play
+    for) that already reaches beta ends the node: pit 1 sows into the empty pit 2 and captures
+    the 10 stones of pit 11 with its own, 11 banked with 2 stones left: at least +9."""
+    pos = reference.from_text("1,0,0,0,0,1/0,0,0,0,10,1 0-0 A")
+    state = api.to_packed(pos)
+    truth = minimax(pos, pos.capture_empty)
+    for kernel, args in ((numba_ab, numba_args), (cython_ab, cython_args)):
+        tt, work = context(1024)
+        value = kernel.search(state, layout.EXACT, 7, 8, 1, -1, *args(state, tt, work))
+        assert value == 9 <= truth      # a fail-high: a lower bound on the value
+        assert layout.stats_of(work)[layout.NODES] == 1     # no child was searched
+        tt, work = context(1024)        # at the root the moves are searched: it must name one
+        assert kernel.search(state, layout.EXACT, 7, 8, 0, -1, *args(state, tt, work)) >= 8
+        assert layout.stats_of(work)[layout.NODES] > 1
+
+
 def test_a_node_just_above_the_tables_is_settled_by_a_child_they_value(rng, small_tables):
     """Below the root, a node at most PEEK_MARGIN stones above the tables first looks at the
     children known without a search (held by the tables, or finished games): when one of them
