@@ -277,35 +277,29 @@ def _floor_cutoff(row, count, beta, bounds):
     return floor if floor >= beta else np.int64(-INFINITY)
 
 
-@kernel(types.UniTuple(types.int64, 2)(types.int64[::1], types.int64, types.int64,
-                                       fn(GAME["bounds"]), fn(GAME["score"]),
-                                       fn(GAME["probe"]), types.int64, types.int8[::1],
-                                       types.int64[::1]))
-def _peek_cutoff(row, count, beta, bounds, score, probe, probe_max, tables, offsets):
-    """(value, probed) from the first child of an expanded ply whose exact value, known without
-    searching it (a finished game's score, or the endgame tables' value of a child within
-    ``probe_max`` stones), proves the parent's value >= ``beta``; (-INFINITY, 0) if none does.
-    ``probed``: 1 when the tables gave that value."""
+@kernel(types.int64(types.int64[::1], types.int64, types.int64, fn(GAME["bounds"]),
+                    fn(GAME["probe"]), types.int64, types.int8[::1], types.int64[::1]))
+def _peek_cutoff(row, count, beta, bounds, probe, probe_max, tables, offsets):
+    """The endgame tables' value of the first child within ``probe_max`` stones that proves the
+    parent's value >= ``beta``; -INFINITY if none does. A finished game is skipped: the floor
+    (:func:`_floor_cutoff`, which runs first) has its exact value already."""
     for i in range(count):
         info = row[INFO + i]
-        child = (np.uint64(row[CHILD0 + i]), np.uint64(row[CHILD1 + i]))
-        probed = np.int64(0)
         if info & GAME_OVER:
-            value = score(child)
-        else:
-            fixed, spread = bounds(child)
-            if spread > probe_max:
-                continue
-            value = probe(child, tables, offsets)
-            if value == NO_ENTRY:
-                continue
-            value += fixed
-            probed = np.int64(1)
+            continue
+        child = (np.uint64(row[CHILD0 + i]), np.uint64(row[CHILD1 + i]))
+        fixed, spread = bounds(child)
+        if spread > probe_max:
+            continue
+        value = probe(child, tables, offsets)
+        if value == NO_ENTRY:
+            continue
+        value += fixed
         if not info & EXTRA_TURN:
             value = -value
         if value >= beta:
-            return value, probed
-    return np.int64(-INFINITY), np.int64(0)
+            return value
+    return np.int64(-INFINITY)
 
 
 @kernel(GAME["probe"])
@@ -417,13 +411,13 @@ def search(state, depth, alpha, beta, ply, bucket, expand, bounds, evaluate, sco
         refuted = _floor_cutoff(row, count, beta, bounds)
         if refuted > -INFINITY:
             return refuted
-    # Step 3b. Peek (with endgame tables, a few stones above them, not at the root): a finished
-    # game or a child the tables value that already refutes this window settles the node.
+    # Step 3b. Peek (with endgame tables, a few stones above them, not at the root): a child
+    # the tables value that already refutes this window settles the node.
     if ply > 0 and stats[PROBE_MAX] >= 0 and spread <= stats[PROBE_MAX] + PEEK_MARGIN:
-        peeked, probed = _peek_cutoff(row, count, beta, bounds, score, probe, stats[PROBE_MAX],
-                                      tables, work[MAX_PLY, TABLE_OFFSETS:])
+        peeked = _peek_cutoff(row, count, beta, bounds, probe, stats[PROBE_MAX], tables,
+                              work[MAX_PLY, TABLE_OFFSETS:])
         if peeked > -INFINITY:
-            stats[TABLE_HITS] += probed
+            stats[TABLE_HITS] += 1
             return peeked
     # Step 3c. Enhanced transposition cutoff: a child whose stored bound already refutes this
     # window (value >= beta) settles the node without searching anything. Done after every

@@ -590,34 +590,28 @@ cdef int64_t floor_cutoff(int64_t* row, int64_t count, int64_t beta) noexcept no
     return floor if floor >= beta else -INFINITE
 
 
-cdef int64_t peek_cutoff(Context* c, int64_t* row, int64_t count, int64_t beta,
-                         int64_t* probed) noexcept nogil:
-    """kernels.alphabeta._peek_cutoff: the value of the first child whose exact value, known
-    without a search (a finished game, or the endgame tables), proves the parent >= beta,
-    ``probed`` 1 if the tables gave it; -INFINITY if none does."""
+cdef int64_t peek_cutoff(Context* c, int64_t* row, int64_t count, int64_t beta) noexcept nogil:
+    """kernels.alphabeta._peek_cutoff: the tables' value of the first child that proves the
+    parent >= beta (a finished game is the floor's); -INFINITY if none does."""
     cdef int64_t i, info, value, fixed, swing
     cdef State child
     for i in range(count):
         info = row[INFO + i]
+        if info & GAME_OVER:
+            continue
         child.mover = <uint64_t>row[CHILD0 + i]
         child.other = <uint64_t>row[CHILD1 + i]
-        probed[0] = 0
-        if info & GAME_OVER:
-            value = score(child)
-        else:
-            fixed = bounds(child, &swing)
-            if swing > c.stats[PROBE_MAX]:
-                continue
-            value = probe(c, child)
-            if value == NO_ENTRY:
-                continue
-            value += fixed
-            probed[0] = 1
+        fixed = bounds(child, &swing)
+        if swing > c.stats[PROBE_MAX]:
+            continue
+        value = probe(c, child)
+        if value == NO_ENTRY:
+            continue
+        value += fixed
         if not info & EXTRA_TURN:
             value = -value
         if value >= beta:
             return value
-    probed[0] = 0
     return -INFINITE
 
 
@@ -629,7 +623,7 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
     cdef int64_t* stats = c.stats
     cdef int64_t* row
     cdef int64_t heuristic_before, fixed, spread, slot, tt_move, lower_field, upper_field
-    cdef int64_t lower, upper, count, i, move, info, order, child_bucket, refuted, guessed, probed
+    cdef int64_t lower, upper, count, i, move, info, order, child_bucket, refuted, guessed
     cdef int64_t original_alpha, best, best_move, next_depth, nodes_before, value, work_done
     cdef int64_t next_child, next_waiting, waiting, gain
     cdef int64_t deferred[MAX_PITS]
@@ -731,9 +725,9 @@ cdef int64_t negamax(Context* c, State state, int64_t depth, int64_t alpha, int6
             return refuted
     # Step 3b. Peek (with endgame tables, a few stones above them, not at the root).
     if ply > 0 and stats[PROBE_MAX] >= 0 and spread <= stats[PROBE_MAX] + PEEK_MARGIN:
-        refuted = peek_cutoff(c, row, count, beta, &probed)
+        refuted = peek_cutoff(c, row, count, beta)
         if refuted > -INFINITE:
-            stats[TABLE_HITS] += probed
+            stats[TABLE_HITS] += 1
             return refuted
     # Step 3c. Enhanced transposition cutoff (not at the root, only where the swing is large).
     if use_tt and ply > 0 and spread > stats[ETC_SWING] and not stats[OPTIONS] & NO_ETC:
