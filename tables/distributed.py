@@ -22,6 +22,7 @@ local build's.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -161,6 +162,23 @@ def check_it_speaks_dask(scheduler: str, timeout: float) -> None:
         raise TableError(f"{where}: the server there answers, but not as a Dask scheduler")
 
 
+@contextlib.contextmanager
+def _dask_logs_held():
+    """Dask's loggers (``distributed`` and below) say nothing meanwhile; every other logger of
+    the process, the caller's included, goes on as it was."""
+    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)
+               if name == "distributed" or name.startswith("distributed.")]
+    loggers.append(logging.getLogger("distributed"))
+    levels = [(logger, logger.level) for logger in loggers]
+    try:
+        for logger, _ in levels:
+            logger.setLevel(logging.CRITICAL + 1)
+        yield
+    finally:
+        for logger, level in levels:
+            logger.setLevel(level)
+
+
 def _client_in_time(make_client, scheduler: str, timeout: float):
     """``make_client(scheduler)``, on a thread of its own, given ``timeout`` seconds for Dask's
     connect and as many again for its handshake, which Dask waits for without end (a server
@@ -177,14 +195,10 @@ def _client_in_time(make_client, scheduler: str, timeout: float):
                 client.close()
         except BaseException as error:  # noqa: BLE001 (reported by the waiting thread)
             made["error"] = error
-    quiet = logging.root.manager.disable
-    logging.disable(logging.CRITICAL)
-    try:
+    with _dask_logs_held():
         thread = threading.Thread(target=make, name="dask-connect", daemon=True)
         thread.start()
         thread.join(2 * timeout)
-    finally:
-        logging.disable(quiet)
     if thread.is_alive():
         gave_up.set()
         raise TableError(f"{where}: it accepted the connection but did not complete Dask's "

@@ -157,6 +157,20 @@ def test_dask_s_own_complaint_about_a_server_stays_off_the_command_s_stderr(serv
     assert done.stderr.startswith(f"solver: error: cannot reach the Dask scheduler at {server}")
 
 
+def test_while_dask_is_kept_quiet_the_caller_s_own_logging_goes_on(caplog):
+    """What a connect (``_client_in_time``) wraps Dask's handshake in: Dask's loggers say
+    nothing, every other logger goes on, and Dask's levels are set back after."""
+    import logging
+    dask_level = logging.getLogger("distributed").level
+    with caplog.at_level(logging.WARNING), table_cluster._dask_logs_held():
+        logging.getLogger("caller").warning("the caller's line")
+        logging.getLogger("distributed.protocol.core").critical("Dask's complaint")
+        logging.getLogger("distributed").critical("Dask's other complaint")
+    assert "the caller's line" in caplog.text
+    assert "complaint" not in caplog.text
+    assert logging.getLogger("distributed").level == dask_level
+
+
 @pytest.mark.parametrize("address", ["tcp://a..b:8786", ".:8786", "x" * 300 + ":80"])
 def test_a_host_name_the_resolver_cannot_encode_is_one_line(address, tmp_path):
     with pytest.raises(TableError, match="is not a host name"):
