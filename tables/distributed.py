@@ -166,10 +166,9 @@ def check_it_speaks_dask(scheduler: str, timeout: float) -> None:
 def _dask_logs_held():
     """Dask's loggers (``distributed`` and below) say nothing meanwhile; every other logger of
     the process, the caller's included, goes on as it was."""
-    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)
-               if name == "distributed" or name.startswith("distributed.")]
-    loggers.append(logging.getLogger("distributed"))
-    levels = [(logger, logger.level) for logger in loggers]
+    names = {"distributed"} | {name for name in list(logging.root.manager.loggerDict)
+                               if name.startswith("distributed.")}
+    levels = [(logger, logger.level) for logger in map(logging.getLogger, sorted(names))]
     try:
         for logger, _ in levels:
             logger.setLevel(logging.CRITICAL + 1)
