@@ -35,8 +35,8 @@ ETC_MIN_SWING = 30
 ETC_OFF_SWING = 1 << 20
 # With endgame tables, a node whose swing is at most this many stones above their top level
 # first peeks at its children: a child the tables value (a finished game is the floor's, which
-# comes first) whose exact value already proves the node >= beta ends it before any child is searched (Irving's solver does
-# the same). Closer to the tables every child is answered at once anyway; further above them
+# comes first) whose exact value already proves the node >= beta ends it before any child is
+# searched (Irving's solver does the same). Closer to the tables every child is answered at once anyway; further above them
 # few children are within the tables. Kalah(6,4) from the start, one thread, paired wall time
 # against no peek (benches/README.md, twenty-first session): levels <= 20 0.92x (21.2 M nodes
 # to 15.8 M), <= 24 0.83x and 0.92x, <= 16 1.01x (8 pairs: no difference either way).

@@ -388,8 +388,9 @@ def test_a_capture_that_banks_enough_settles_a_node_before_any_child_is_searched
 
 def test_a_node_just_above_the_tables_is_settled_by_a_child_they_value(rng, small_tables):
     """Below the root, a node at most PEEK_MARGIN stones above the tables first looks at the
-    children known without a search (held by the tables, or finished games): when one of them
-    reaches beta, the node returns its value at once, one node on both kernels."""
+    children known without a search (held by the tables, or finished games, which the floor
+    values first): when one of them reaches beta, the node returns its value at once, one node
+    on both kernels."""
     m, capture_empty, tables = small_tables
     settled = 0
     for _ in range(300):
